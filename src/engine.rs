@@ -1,0 +1,315 @@
+//! Runs one input through the stages (bytes → text → XML → model → rules) and applies severities and ordering.
+
+use std::io::Read;
+use std::ops::Range;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::encoding::{self, Detected};
+use crate::input::{self, Bytes, GzipProblem};
+use crate::model::Sitemap;
+use crate::rule::{Context, RuleMeta};
+use crate::rules::{self as r};
+use crate::source::SourceFile;
+use crate::xml_decl;
+use crate::Settings;
+
+/// The result of checking one input.
+#[derive(Debug)]
+pub struct FileReport {
+    pub source: SourceFile,
+    /// Sorted by position, then rule name; severities already applied, disabled rules removed.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl FileReport {
+    pub fn count(&self, severity: Severity) -> usize {
+        self.diagnostics
+            .iter()
+            .filter(|d| d.severity == severity)
+            .count()
+    }
+
+    /// Whether the checker failed on this file (see the `internal-error` rule).
+    pub fn internal_error(&self) -> bool {
+        self.diagnostics
+            .iter()
+            .any(|d| d.rule == &r::internal_error::META)
+    }
+}
+
+/// Checks what `reader` yields, named `name` (used for messages and the `.gz` name check).
+pub fn check_reader(
+    name: &str,
+    reader: impl Read,
+    settings: &Settings,
+) -> std::io::Result<FileReport> {
+    let bytes = input::load(reader, settings.max_size)?;
+    Ok(check_bytes(name, bytes, settings))
+}
+
+/// Checks bytes already read (see [`input::load`]). Never panics: a panic inside is reported as
+/// an `internal-error` diagnostic.
+pub fn check_bytes(name: &str, bytes: Bytes, settings: &Settings) -> FileReport {
+    let result = catch_unwind(AssertUnwindSafe(|| run(name, &bytes, settings)));
+    let (source, diagnostics) = match result {
+        Ok(out) => out,
+        Err(panic) => {
+            let what = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".into());
+            let d = Diagnostic::new(
+                &r::internal_error::META,
+                0..0,
+                "internal error: sitemap-lint failed while checking this file",
+            )
+            .with_note(format!("panic: {what}"))
+            .with_help("this is a bug in sitemap-lint, not in the file; please report it with the file attached");
+            (SourceFile::new(name, ""), vec![d])
+        }
+    };
+    finish(source, diagnostics, settings)
+}
+
+/// Applies configured severities, drops disabled rules, clamps spans and sorts.
+fn finish(source: SourceFile, mut diagnostics: Vec<Diagnostic>, settings: &Settings) -> FileReport {
+    diagnostics.retain_mut(|d| match settings.severity_of(d.rule) {
+        Some(sev) => {
+            d.severity = sev;
+            d.primary.span = source.clamp_range(d.primary.span.clone());
+            for l in &mut d.secondary {
+                l.span = source.clamp_range(l.span.clone());
+            }
+            true
+        }
+        None => false,
+    });
+    diagnostics.sort_by(|a, b| {
+        (a.primary.span.start, a.primary.span.end, a.rule.name).cmp(&(
+            b.primary.span.start,
+            b.primary.span.end,
+            b.rule.name,
+        ))
+    });
+    FileReport {
+        source,
+        diagnostics,
+    }
+}
+
+fn run(name: &str, bytes: &Bytes, settings: &Settings) -> (SourceFile, Vec<Diagnostic>) {
+    let mut out = Vec::new();
+    let named_gz = name.to_ascii_lowercase().ends_with(".gz");
+
+    if bytes.too_large {
+        let what = if bytes.gzip {
+            "decompressed content"
+        } else {
+            "file"
+        };
+        out.push(
+            Diagnostic::new(
+                &r::input_too_large::META,
+                0..0,
+                format!(
+                    "the {what} is larger than {} bytes (50 MiB)",
+                    group(settings.max_size)
+                ),
+            )
+            .with_note(format!(
+                "reading stopped at {} bytes; the file was not checked further",
+                group(settings.max_size)
+            ))
+            .with_help("split it into several sitemaps of at most 50,000 URLs and 50 MiB each, listed in a sitemap index"),
+        );
+        return (SourceFile::new(name, ""), out);
+    }
+
+    let decoded = encoding::decode(&bytes.data);
+    let text = decoded.text;
+
+    if let Some(problem) = &bytes.gzip_problem {
+        let end = text.len();
+        let (msg, help) = match problem {
+            GzipProblem::Truncated => (
+                "the gzip data ends unexpectedly: the file is truncated".to_string(),
+                "recreate the file (`gzip -9 sitemap.xml`) and check it with `gzip -t`; the text below was recovered up to the cut".to_string(),
+            ),
+            GzipProblem::Checksum => (
+                "the gzip checksum does not match the data: the file is corrupt".to_string(),
+                "recreate the file with `gzip -9` and upload it in binary mode".to_string(),
+            ),
+            GzipProblem::Corrupt(e) => (
+                format!("the gzip data is corrupt ({e})"),
+                "recreate the file with `gzip -9` and upload it in binary mode".to_string(),
+            ),
+            GzipProblem::TrailingGarbage { bytes } => (
+                format!("{bytes} bytes that are not gzip data follow the compressed data"),
+                "remove what was appended after the gzip stream; recreate the file with `gzip -9`".to_string(),
+            ),
+        };
+        out.push(
+            Diagnostic::new(&r::gzip_invalid::META, end..end, msg)
+                .with_label("decompressed text ends here")
+                .with_help(help),
+        );
+    }
+    if named_gz && !bytes.gzip {
+        let first = text.chars().next().map_or(0, char::len_utf8);
+        out.push(
+            Diagnostic::new(
+                &r::gzip_extension_mismatch::META,
+                0..first,
+                "the file name ends in `.gz` but the content is not gzip-compressed",
+            )
+            .with_label("plain content starts here")
+            .with_help("compress it (`gzip -9 -c sitemap.xml > sitemap.xml.gz`) or drop `.gz` from the name"),
+        );
+    }
+
+    if decoded.undecodable {
+        out.push(
+            Diagnostic::new(
+                &r::encoding_not_utf8::META,
+                0..0,
+                format!(
+                    "the file is encoded in {}, not UTF-8",
+                    decoded.detected.name()
+                ),
+            )
+            .with_help("convert the file to UTF-8; it cannot be checked further"),
+        );
+        return (SourceFile::new(name, text), out);
+    }
+    let not_utf8 = decoded.detected != Detected::Utf8;
+    if not_utf8 {
+        let first = text.chars().next().map_or(0, char::len_utf8);
+        let how = if decoded.bom {
+            "with a byte-order mark"
+        } else {
+            "detected from its first bytes"
+        };
+        out.push(
+            Diagnostic::new(
+                &r::encoding_not_utf8::META,
+                0..first,
+                format!(
+                    "the file is encoded in {} ({how}), but sitemaps must be UTF-8",
+                    decoded.detected.name()
+                ),
+            )
+            .with_label("the file starts here")
+            .with_note("the file was decoded anyway; positions refer to the decoded text")
+            .with_help(format!(
+                "convert it: `iconv -f {} -t UTF-8 FILE`, and declare `encoding=\"UTF-8\"`",
+                decoded.detected.name()
+            )),
+        );
+    }
+    for (span, raw) in &decoded.invalid_utf8 {
+        let hex: Vec<String> = raw.iter().map(|b| format!("{b:02X}")).collect();
+        let latin1 = if raw.len() == 1 && raw[0] >= 0xA0 {
+            format!(" (in Latin-1 this byte is `{}`)", char::from(raw[0]))
+        } else {
+            String::new()
+        };
+        out.push(
+            Diagnostic::new(
+                &r::invalid_utf8::META,
+                span.clone(),
+                format!(
+                    "invalid UTF-8: byte{} {}{latin1}",
+                    if raw.len() == 1 { "" } else { "s" },
+                    hex.join(" ")
+                ),
+            )
+            .with_label("shown as U+FFFD")
+            .with_help("save the file as UTF-8 (for example `iconv -f WINDOWS-1252 -t UTF-8`)"),
+        );
+    }
+    if decoded.invalid_utf8_more > 0 {
+        if let Some((span, _)) = decoded.invalid_utf8.last() {
+            out.push(Diagnostic::new(
+                &r::invalid_utf8::META,
+                span.clone(),
+                format!(
+                    "{} more invalid UTF-8 sequences were not reported one by one",
+                    decoded.invalid_utf8_more
+                ),
+            ));
+        }
+    }
+
+    let prolog = xml_decl::check_prolog(&text);
+    for p in &prolog.problems {
+        let meta: &'static RuleMeta = match p.kind {
+            xml_decl::ProblemKind::LeadingWhitespace => &r::leading_whitespace::META,
+            xml_decl::ProblemKind::Encoding => {
+                if not_utf8 {
+                    continue; // already reported by encoding-not-utf8
+                }
+                &r::xml_declaration_encoding::META
+            }
+            _ => &r::xml_declaration::META,
+        };
+        out.push(
+            Diagnostic::new(meta, p.range.clone(), p.message.clone()).with_help_opt(p.help.clone()),
+        );
+    }
+
+    let parsed = crate::xml::check(&text, prolog.skip, &mut out);
+    if parsed.ok {
+        let parse_text: &str = parsed.patched.as_deref().unwrap_or(&text);
+        let options = roxmltree::ParsingOptions {
+            allow_dtd: false,
+            ..roxmltree::ParsingOptions::default()
+        };
+        if let Ok(doc) =
+            roxmltree::Document::parse_with_options(&parse_text[prolog.skip..], options)
+        {
+            let source = SourceFile::new(name, String::new());
+            let mut cx = Context::new(&source, settings);
+            let sitemap = Sitemap::build(&doc, parse_text, prolog.skip);
+            check_rules(&sitemap, &mut cx, settings);
+            out.extend(cx.into_diagnostics());
+        }
+    }
+    (SourceFile::new(name, text), out)
+}
+
+/// The one walk over the model: every enabled rule's sitemap hook, then each entry through every
+/// enabled rule's entry hook.
+fn check_rules(sitemap: &Sitemap<'_>, cx: &mut Context<'_>, settings: &Settings) {
+    let enabled: Vec<_> = r::ALL
+        .iter()
+        .filter(|rule| settings.severity_of(rule.meta()).is_some())
+        .collect();
+    for rule in &enabled {
+        rule.check_sitemap(sitemap, cx);
+    }
+    for entry in &sitemap.entries {
+        for rule in &enabled {
+            rule.check_entry(sitemap, entry, cx);
+        }
+    }
+}
+
+/// `52428800` → `52,428,800`.
+pub fn group(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A zero-width span at `at`.
+pub fn point(at: usize) -> Range<usize> {
+    at..at
+}

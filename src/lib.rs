@@ -1,0 +1,86 @@
+//! sitemap-lint: a validator and linter for XML sitemaps (sitemaps.org 0.9); this library never prints.
+//!
+//! Data flows one way: bytes ([`input`]) → encoding check and decode ([`encoding`], [`xml_decl`]) →
+//! XML parse ([`xml`]) → the typed, spanned model ([`model`]) → rules ([`rules`]) → diagnostics
+//! ([`diagnostic`]) → a renderer per output format ([`render`]). [`engine`] drives one file through
+//! it; [`check_path`] and friends are the entry points.
+
+#![forbid(unsafe_code)]
+// The library reports through return values; only the binary prints.
+#![warn(clippy::print_stdout, clippy::print_stderr)]
+
+pub mod diagnostic;
+pub mod docs;
+pub mod encoding;
+pub mod engine;
+pub mod input;
+pub mod model;
+pub mod render;
+pub mod rule;
+pub mod rules;
+pub mod source;
+pub mod suggest;
+pub mod uri;
+pub mod w3c_datetime;
+pub mod xml;
+pub mod xml_decl;
+
+use std::collections::HashMap;
+
+pub use diagnostic::{Diagnostic, Label, Severity};
+pub use engine::{check_bytes, check_reader, FileReport};
+pub use rule::{Category, RuleMeta};
+pub use source::SourceFile;
+
+/// How the engine treats rules and inputs.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    /// Severity per rule name; `None` turns the rule off. Rules not listed use their default.
+    pub overrides: HashMap<&'static str, Option<Severity>>,
+    /// The uncompressed size limit in bytes (the protocol's 52,428,800 by default).
+    pub max_size: u64,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            overrides: HashMap::new(),
+            max_size: input::MAX_UNCOMPRESSED,
+        }
+    }
+}
+
+impl Settings {
+    /// The severity `rule` is reported at, or `None` when it is off.
+    pub fn severity_of(&self, rule: &RuleMeta) -> Option<Severity> {
+        match self.overrides.get(rule.name) {
+            Some(s) => *s,
+            None => Some(rule.default_severity),
+        }
+    }
+
+    /// Turns every rule off except `name` (used by tests of a single rule).
+    pub fn only(name: &str) -> Settings {
+        let mut s = Settings::default();
+        for meta in rules::metas() {
+            if meta.name != name {
+                s.overrides.insert(meta.name, None);
+            }
+        }
+        s
+    }
+}
+
+/// Checks a file on disk. I/O errors (missing, unreadable, a directory) are returned, not reported
+/// as diagnostics.
+pub fn check_path(
+    path: &std::path::Path,
+    name: &str,
+    settings: &Settings,
+) -> std::io::Result<FileReport> {
+    let file = std::fs::File::open(path)?;
+    if file.metadata()?.is_dir() {
+        return Err(std::io::Error::other("is a directory"));
+    }
+    check_reader(name, file, settings)
+}

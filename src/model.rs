@@ -1,0 +1,603 @@
+//! The typed, spanned, lenient sitemap model built from the XML tree; it records what it saw and judges nothing.
+
+use std::borrow::Cow;
+use std::cell::OnceCell;
+use std::ops::Range;
+
+use crate::{uri, w3c_datetime};
+
+use roxmltree::{Document, Node, NodeType};
+
+/// The sitemaps.org 0.9 namespace, for both `urlset` and `sitemapindex`.
+pub const SITEMAP_NS: &str = "http://www.sitemaps.org/schemas/sitemap/0.9";
+/// XML Schema instance attributes (`xsi:schemaLocation`) are allowed everywhere.
+pub const XSI_NS: &str = "http://www.w3.org/2001/XMLSchema-instance";
+
+/// What the root element says the file is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// `<urlset>`: a sitemap.
+    UrlSet,
+    /// `<sitemapindex>`: a sitemap index.
+    Index,
+    /// Anything else; the model then holds no entries.
+    Other,
+}
+
+impl Kind {
+    /// The element name entries of this kind of file must have.
+    pub fn entry_name(self) -> &'static str {
+        match self {
+            Kind::UrlSet | Kind::Other => "url",
+            Kind::Index => "sitemap",
+        }
+    }
+}
+
+/// An element with the byte spans rules point at. All spans are offsets into the [`crate::SourceFile`].
+#[derive(Debug, Clone)]
+pub struct Element<'a> {
+    pub node: Node<'a, 'a>,
+    /// The whole element, start tag to end tag.
+    pub span: Range<usize>,
+    /// The qualified name in the start tag (`image:image`).
+    pub name_span: Range<usize>,
+}
+
+impl<'a> Element<'a> {
+    fn new(node: Node<'a, 'a>, base: usize, text: &str) -> Self {
+        let range = node.range();
+        let span = range.start + base..range.end + base;
+        let name_start = range.start + 1;
+        let name_len = text
+            .get(name_start..)
+            .unwrap_or("")
+            .bytes()
+            .take_while(|&b| !matches!(b, b' ' | b'\t' | b'\r' | b'\n' | b'/' | b'>'))
+            .count();
+        Element {
+            node,
+            span,
+            name_span: name_start + base..name_start + name_len + base,
+        }
+    }
+
+    pub fn local_name(&self) -> &'a str {
+        self.node.tag_name().name()
+    }
+
+    pub fn namespace(&self) -> Option<&'a str> {
+        self.node.tag_name().namespace()
+    }
+
+    /// The name as written (`image:image`, `loc`).
+    pub fn qualified_name<'s>(&self, source: &'s str) -> &'s str {
+        source.get(self.name_span.clone()).unwrap_or("")
+    }
+}
+
+/// The text content of a value element (`<loc>`, `<lastmod>`, …).
+#[derive(Debug, Clone)]
+pub struct Value<'a> {
+    pub element: Element<'a>,
+    /// The decoded content (entities expanded, CDATA unwrapped, line ends normalised).
+    pub text: Cow<'a, str>,
+    /// The content without leading and trailing XML whitespace, as a range of `text`.
+    pub trimmed: Range<usize>,
+    /// Source range of the content between the tags (empty range after the start tag when empty).
+    pub content: Range<usize>,
+    /// True when `text` is byte-for-byte the source slice `content`, so offsets map directly.
+    pub verbatim: bool,
+    /// The URL check of the trimmed value, computed once for all URL rules.
+    url_problems: OnceCell<Vec<uri::Problem>>,
+    /// The W3C Datetime verdict of the trimmed value, computed once for all date rules.
+    date: OnceCell<w3c_datetime::Verdict>,
+}
+
+impl<'a> Value<'a> {
+    /// The value rules judge: the content without surrounding XML whitespace.
+    pub fn trimmed(&self) -> &str {
+        &self.text[self.trimmed.clone()]
+    }
+
+    /// Problems of the trimmed value as an absolute http(s) URL (see [`uri::check_http_url`]).
+    pub fn url_problems(&self) -> &[uri::Problem] {
+        self.url_problems
+            .get_or_init(|| uri::check_http_url(self.trimmed()))
+    }
+
+    /// The trimmed value parsed as a W3C Datetime (see [`w3c_datetime::parse`]).
+    pub fn date(&self) -> &w3c_datetime::Verdict {
+        self.date
+            .get_or_init(|| w3c_datetime::parse(self.trimmed()))
+    }
+
+    /// Source span of the trimmed value; the whole element when the value is empty.
+    pub fn span(&self, source: &str) -> Range<usize> {
+        if self.trimmed.is_empty() {
+            return self.element.span.clone();
+        }
+        self.source_range(source, self.trimmed.clone())
+    }
+
+    /// Maps a byte range of `text` to the source range that produced it.
+    pub fn source_range(&self, source: &str, range: Range<usize>) -> Range<usize> {
+        if self.verbatim {
+            return self.content.start + range.start..self.content.start + range.end;
+        }
+        let start = map_offset(source, self.content.clone(), range.start, false);
+        let end = map_offset(source, self.content.clone(), range.end, true);
+        start..end.max(start)
+    }
+
+    /// Maps a range of the trimmed value to the source.
+    pub fn source_range_in_trimmed(&self, source: &str, range: Range<usize>) -> Range<usize> {
+        let off = self.trimmed.start;
+        self.source_range(source, range.start + off..range.end + off)
+    }
+}
+
+/// Walks the raw XML between `content.start` and `content.end`, counting decoded bytes, and returns the
+/// source offset where decoded byte `target` starts (or, with `end`, where the previous one ends).
+fn map_offset(source: &str, content: Range<usize>, target: usize, end: bool) -> usize {
+    let Some(raw) = source.get(content.clone()) else {
+        return content.start;
+    };
+    if end && target == 0 {
+        return content.start;
+    }
+    let mut decoded = 0usize;
+    let mut i = 0usize;
+    let mut last_end = 0usize;
+    while i < raw.len() {
+        let rest = &raw[i..];
+        if rest.starts_with("<![CDATA[") {
+            let inner_end = rest.find("]]>").unwrap_or(rest.len()).max(9);
+            let inner_len = inner_end - 9;
+            let inside = target.saturating_sub(decoded);
+            if target >= decoded && (inside < inner_len || (end && inside == inner_len)) {
+                return content.start + i + 9 + inside;
+            }
+            decoded += inner_len;
+            last_end = i + inner_end;
+            i = (i + inner_end + 3).min(raw.len());
+            continue;
+        }
+        if rest.starts_with("<!--") {
+            i += rest.find("-->").map_or(rest.len(), |p| p + 3);
+            continue;
+        }
+        if rest.starts_with('<') {
+            i += rest.find('>').map_or(rest.len(), |p| p + 1);
+            continue;
+        }
+        if decoded >= target {
+            return content.start + if end { last_end } else { i };
+        }
+        let (decoded_len, raw_len) = if rest.starts_with('&') {
+            match rest[..rest.len().min(12)].find(';') {
+                Some(semi) => (
+                    decode_reference(&rest[1..semi]).map_or(semi + 1, char::len_utf8),
+                    semi + 1,
+                ),
+                None => (1, 1),
+            }
+        } else if rest.starts_with("\r\n") {
+            (1, 2)
+        } else {
+            let n = rest.chars().next().map_or(1, char::len_utf8);
+            (n, n)
+        };
+        decoded += decoded_len;
+        i += raw_len;
+        last_end = i;
+    }
+    content.start + if end { last_end } else { i }
+}
+
+fn decode_reference(name: &str) -> Option<char> {
+    match name {
+        "amp" => Some('&'),
+        "lt" => Some('<'),
+        "gt" => Some('>'),
+        "quot" => Some('"'),
+        "apos" => Some('\''),
+        _ => {
+            let num = name.strip_prefix('#')?;
+            let code = match num.strip_prefix('x') {
+                Some(hex) => u32::from_str_radix(hex, 16).ok()?,
+                None => num.parse().ok()?,
+            };
+            char::from_u32(code)
+        }
+    }
+}
+
+/// The recognised children of `<url>` and `<sitemap>`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Field {
+    Loc,
+    Lastmod,
+    Changefreq,
+    Priority,
+}
+
+impl Field {
+    pub const ALL: [Field; 4] = [
+        Field::Loc,
+        Field::Lastmod,
+        Field::Changefreq,
+        Field::Priority,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Field::Loc => "loc",
+            Field::Lastmod => "lastmod",
+            Field::Changefreq => "changefreq",
+            Field::Priority => "priority",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Field> {
+        Field::ALL.into_iter().find(|f| f.name() == name)
+    }
+
+    /// Whether the field belongs in entries of this kind of file (`<sitemap>` has only loc and lastmod).
+    pub fn allowed_in(self, kind: Kind) -> bool {
+        kind != Kind::Index || matches!(self, Field::Loc | Field::Lastmod)
+    }
+}
+
+/// How an element child of an entry was classified.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChildKind {
+    /// `loc`, `lastmod`, `changefreq`, `priority` in the sitemap namespace.
+    Field(Field),
+    /// Another name in the sitemap namespace.
+    Unknown,
+    /// An element of another namespace (an extension such as `image:image`), or of no namespace when
+    /// the sitemap namespace is set.
+    Foreign,
+}
+
+#[derive(Debug, Clone)]
+pub struct Child<'a> {
+    pub element: Element<'a>,
+    pub kind: ChildKind,
+    /// The value, for `Field` children.
+    pub value: Option<Value<'a>>,
+}
+
+/// Whether an entry element is `url` or `sitemap` (either may be misplaced).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EntryKind {
+    Url,
+    Sitemap,
+}
+
+impl EntryKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            EntryKind::Url => "url",
+            EntryKind::Sitemap => "sitemap",
+        }
+    }
+}
+
+/// One `<url>` or `<sitemap>` child of the root.
+#[derive(Debug, Clone)]
+pub struct Entry<'a> {
+    pub kind: EntryKind,
+    /// 0-based position among the root's entries.
+    pub index: usize,
+    pub element: Element<'a>,
+    /// Every element child, in document order.
+    pub children: Vec<Child<'a>>,
+    /// Non-whitespace text directly inside the entry.
+    pub stray_text: Vec<Range<usize>>,
+}
+
+impl<'a> Entry<'a> {
+    /// The first child holding `field`.
+    pub fn field(&self, field: Field) -> Option<&Child<'a>> {
+        self.children
+            .iter()
+            .find(|c| c.kind == ChildKind::Field(field))
+    }
+
+    /// The first value of `field`.
+    pub fn value(&self, field: Field) -> Option<&Value<'a>> {
+        self.field(field).and_then(|c| c.value.as_ref())
+    }
+
+    pub fn loc(&self) -> Option<&Value<'a>> {
+        self.value(Field::Loc)
+    }
+}
+
+/// The whole file as rules see it.
+#[derive(Debug)]
+pub struct Sitemap<'a> {
+    /// The decoded source text all spans index into.
+    pub source: &'a str,
+    pub kind: Kind,
+    pub root: Element<'a>,
+    /// The namespace the root element is in; child elements in the same namespace are sitemap elements.
+    pub namespace: Option<&'a str>,
+    /// `<url>`/`<sitemap>` children of the root in the root's namespace (whichever the file's kind).
+    pub entries: Vec<Entry<'a>>,
+    /// Other element children of the root: unknown names or other namespaces.
+    pub other_children: Vec<Child<'a>>,
+    /// Non-whitespace text directly inside the root.
+    pub stray_text: Vec<Range<usize>>,
+    /// Processing instructions of the document, as (target, span).
+    pub processing_instructions: Vec<(&'a str, Range<usize>)>,
+}
+
+impl<'a> Sitemap<'a> {
+    /// Builds the model. `base` is the offset of the parsed text inside `source` (non-zero when
+    /// leading whitespace before the XML declaration was skipped).
+    pub fn build(doc: &'a Document<'a>, source: &'a str, base: usize) -> Sitemap<'a> {
+        let root_node = doc.root_element();
+        let root = Element::new(root_node, base, source);
+        let kind = match root.local_name() {
+            "urlset" => Kind::UrlSet,
+            "sitemapindex" => Kind::Index,
+            _ => Kind::Other,
+        };
+        let namespace = root.namespace();
+        let mut sitemap = Sitemap {
+            source,
+            kind,
+            root,
+            namespace,
+            entries: Vec::new(),
+            other_children: Vec::new(),
+            stray_text: Vec::new(),
+            processing_instructions: Vec::new(),
+        };
+        for node in doc.root().children() {
+            if let Some(pi) = node.pi() {
+                let r = node.range();
+                sitemap
+                    .processing_instructions
+                    .push((pi.target, r.start + base..r.end + base));
+            }
+        }
+        if kind == Kind::Other {
+            return sitemap;
+        }
+        for node in root_node.children() {
+            match node.node_type() {
+                NodeType::Element => {
+                    let element = Element::new(node, base, source);
+                    let in_ns = element.namespace() == namespace;
+                    let entry_kind = match element.local_name() {
+                        "url" if in_ns => Some(EntryKind::Url),
+                        "sitemap" if in_ns => Some(EntryKind::Sitemap),
+                        _ => None,
+                    };
+                    match entry_kind {
+                        Some(entry_kind) => {
+                            let entry = build_entry(
+                                element,
+                                entry_kind,
+                                sitemap.entries.len(),
+                                namespace,
+                                base,
+                                source,
+                            );
+                            sitemap.entries.push(entry);
+                        }
+                        None => {
+                            let kind = if in_ns {
+                                ChildKind::Unknown
+                            } else {
+                                ChildKind::Foreign
+                            };
+                            sitemap.other_children.push(Child {
+                                element,
+                                kind,
+                                value: None,
+                            });
+                        }
+                    }
+                }
+                NodeType::Text => push_stray_text(&mut sitemap.stray_text, node, base),
+                NodeType::PI => {
+                    if let Some(pi) = node.pi() {
+                        let r = node.range();
+                        sitemap
+                            .processing_instructions
+                            .push((pi.target, r.start + base..r.end + base));
+                    }
+                }
+                _ => {}
+            }
+        }
+        sitemap
+    }
+
+    /// Every child element of every entry, with its entry.
+    pub fn children(&self) -> impl Iterator<Item = (&Entry<'a>, &Child<'a>)> {
+        self.entries
+            .iter()
+            .flat_map(|e| e.children.iter().map(move |c| (e, c)))
+    }
+}
+
+fn push_stray_text(out: &mut Vec<Range<usize>>, node: Node<'_, '_>, base: usize) {
+    let text = node.text().unwrap_or("");
+    if text.trim_matches(is_xml_space).is_empty() {
+        return;
+    }
+    let r = node.range();
+    out.push(r.start + base..r.end + base);
+}
+
+/// XML's whitespace characters (space, tab, CR, LF); other Unicode spaces are content.
+pub fn is_xml_space(c: char) -> bool {
+    matches!(c, ' ' | '\t' | '\r' | '\n')
+}
+
+fn build_entry<'a>(
+    element: Element<'a>,
+    kind: EntryKind,
+    index: usize,
+    namespace: Option<&'a str>,
+    base: usize,
+    source: &'a str,
+) -> Entry<'a> {
+    let mut entry = Entry {
+        kind,
+        index,
+        element,
+        children: Vec::new(),
+        stray_text: Vec::new(),
+    };
+    for node in entry.element.node.children() {
+        match node.node_type() {
+            NodeType::Element => {
+                let element = Element::new(node, base, source);
+                let in_ns = element.namespace() == namespace;
+                let kind = match Field::from_name(element.local_name()) {
+                    Some(f) if in_ns => ChildKind::Field(f),
+                    _ if in_ns => ChildKind::Unknown,
+                    _ => ChildKind::Foreign,
+                };
+                let value = match kind {
+                    ChildKind::Field(_) => Some(build_value(element.clone(), base, source)),
+                    _ => None,
+                };
+                entry.children.push(Child {
+                    element,
+                    kind,
+                    value,
+                });
+            }
+            NodeType::Text => push_stray_text(&mut entry.stray_text, node, base),
+            _ => {}
+        }
+    }
+    entry
+}
+
+/// Collects the text of a value element (all direct text children).
+pub fn build_value<'a>(element: Element<'a>, base: usize, source: &'a str) -> Value<'a> {
+    let node = element.node;
+    let mut texts = node.children().filter(|c| c.is_text());
+    let first = texts.next();
+    let (text, content, verbatim): (Cow<'a, str>, Range<usize>, bool) = match first {
+        None => {
+            // Empty: point just after the start tag (or at the element for `<loc/>`).
+            let at = source
+                .get(element.span.clone())
+                .and_then(|s| s.find('>'))
+                .map_or(element.span.end, |p| element.span.start + p + 1)
+                .min(element.span.end);
+            (Cow::Borrowed(""), at..at, true)
+        }
+        Some(first) => {
+            let single = node.children().count() == 1;
+            let r = first.range();
+            let content_start = r.start + base;
+            let last_end = node.children().next_back().map_or(r.end, |l| l.range().end) + base;
+            if single {
+                let t = first.text().unwrap_or("");
+                let raw = source.get(content_start..r.end + base).unwrap_or("");
+                let verbatim = raw == t;
+                let text = match first.text_storage() {
+                    Some(roxmltree::StringStorage::Borrowed(b)) => Cow::Borrowed(*b),
+                    _ => Cow::Owned(t.to_string()),
+                };
+                (text, content_start..r.end + base, verbatim)
+            } else {
+                let mut s = String::new();
+                for t in node.children().filter(|c| c.is_text()) {
+                    s.push_str(t.text().unwrap_or(""));
+                }
+                (Cow::Owned(s), content_start..last_end, false)
+            }
+        }
+    };
+    let start = text.len() - text.trim_start_matches(is_xml_space).len();
+    let end = text.trim_end_matches(is_xml_space).len().max(start);
+    Value {
+        element,
+        text,
+        trimmed: start..end,
+        content,
+        verbatim,
+        url_problems: OnceCell::new(),
+        date: OnceCell::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn with_model(xml: &str, f: impl FnOnce(&Sitemap<'_>)) {
+        let doc = Document::parse(xml).unwrap();
+        let model = Sitemap::build(&doc, xml, 0);
+        f(&model);
+    }
+
+    #[test]
+    fn values_map_back_to_source() {
+        let xml = "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\"><url><loc>\n  https://a.example/?a=1&amp;b=2 x</loc></url></urlset>";
+        with_model(xml, |m| {
+            let v = m.entries[0].loc().unwrap();
+            assert_eq!(v.trimmed(), "https://a.example/?a=1&b=2 x");
+            let span = v.span(xml);
+            assert_eq!(&xml[span], "https://a.example/?a=1&amp;b=2 x");
+            let x = v.trimmed().find(' ').unwrap();
+            let r = v.source_range_in_trimmed(xml, x..x + 1);
+            assert_eq!(&xml[r], " ");
+            let amp = v.trimmed().find('&').unwrap();
+            let r = v.source_range_in_trimmed(xml, amp..amp + 1);
+            assert_eq!(&xml[r], "&amp;");
+        });
+    }
+
+    #[test]
+    fn cdata_values_map_back() {
+        let xml = "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\"><url><loc><![CDATA[https://a.example/ b]]></loc></url></urlset>";
+        with_model(xml, |m| {
+            let v = m.entries[0].loc().unwrap();
+            assert_eq!(v.trimmed(), "https://a.example/ b");
+            let sp = v.trimmed().find(' ').unwrap();
+            let r = v.source_range_in_trimmed(xml, sp..sp + 1);
+            assert_eq!(&xml[r], " ");
+            assert_eq!(&xml[v.span(xml)], "https://a.example/ b");
+        });
+    }
+
+    #[test]
+    fn classifies_children() {
+        let xml = "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\" xmlns:i=\"urn:x\"><url><loc>a</loc><foo/><i:image/><lastmod/></url><sitemap/>text</urlset>";
+        with_model(xml, |m| {
+            assert_eq!(m.kind, Kind::UrlSet);
+            assert_eq!(m.entries.len(), 2);
+            assert_eq!(m.entries[1].kind, EntryKind::Sitemap);
+            let kinds: Vec<_> = m.entries[0].children.iter().map(|c| c.kind).collect();
+            assert_eq!(
+                kinds,
+                [
+                    ChildKind::Field(Field::Loc),
+                    ChildKind::Unknown,
+                    ChildKind::Foreign,
+                    ChildKind::Field(Field::Lastmod)
+                ]
+            );
+            assert_eq!(
+                &xml[m.entries[0].children[2].element.name_span.clone()],
+                "i:image"
+            );
+            assert_eq!(m.stray_text.len(), 1);
+            let empty = m.entries[0].value(Field::Lastmod).unwrap();
+            assert_eq!(&xml[empty.span(xml)], "<lastmod/>");
+        });
+    }
+}

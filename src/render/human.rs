@@ -1,0 +1,284 @@
+//! The default renderer: rustc-style diagnostics via codespan-reporting, the offending text underlined, long lines excerpted.
+
+use std::io::{self, Write};
+use std::ops::Range;
+
+use codespan_reporting::diagnostic::{
+    Diagnostic as CsDiagnostic, Label as CsLabel, Severity as CsSeverity,
+};
+use codespan_reporting::files::{Error as FilesError, Files};
+use codespan_reporting::term::termcolor::{Ansi, NoColor};
+use codespan_reporting::term::{self, Config};
+
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::engine::FileReport;
+use crate::render::{RenderOptions, Renderer, Summary};
+use crate::source::SourceFile;
+
+/// Lines longer than this (in bytes) are shown as excerpts around the labels.
+const LONG_LINE: usize = 200;
+/// Characters of context kept on each side of a label in an excerpt.
+const CONTEXT_CHARS: usize = 40;
+/// A multi-line label is shown whole up to this many lines, else only its first line.
+const MAX_LABEL_LINES: usize = 8;
+
+/// rustc-style output; the summary line is left to the caller (it goes to stderr).
+pub struct Human {
+    pub options: RenderOptions,
+}
+
+impl Renderer for Human {
+    fn file(&mut self, report: &FileReport, out: &mut dyn Write) -> io::Result<()> {
+        render_file(report, out, self.options)
+    }
+
+    fn finish(&mut self, _summary: &Summary, _out: &mut dyn Write) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+fn render_file(report: &FileReport, out: &mut dyn Write, options: RenderOptions) -> io::Result<()> {
+    let config = Config::default();
+    {
+        for d in &report.diagnostics {
+            let excerpt = Excerpt::build(&report.source, d);
+            let cs = excerpt.diagnostic(d);
+            let result = if options.color {
+                term::emit_to_write_style(&mut Ansi::new(&mut *out), &config, &excerpt, &cs)
+            } else {
+                term::emit_to_write_style(&mut NoColor::new(&mut *out), &config, &excerpt, &cs)
+            };
+            result.map_err(|e| match e {
+                FilesError::Io(io) => io,
+                other => io::Error::other(other.to_string()),
+            })?;
+        }
+    }
+    Ok(())
+}
+
+/// The lines one diagnostic needs, cut down to windows around its labels, with the real line and
+/// column numbers kept for display.
+struct Excerpt<'a> {
+    name: &'a str,
+    text: String,
+    /// Per excerpt line: (start offset in `text`, real 1-based line number, real char column of the
+    /// excerpt line's first char minus one, and the pieces mapping source ranges into `text`).
+    lines: Vec<ExcerptLine>,
+    source: &'a SourceFile,
+}
+
+struct ExcerptLine {
+    start: usize,
+    end: usize,
+    real_line: usize,
+    /// (source range, offset in excerpt text where it starts)
+    pieces: Vec<(Range<usize>, usize)>,
+}
+
+impl<'a> Excerpt<'a> {
+    fn build(source: &'a SourceFile, d: &Diagnostic) -> Excerpt<'a> {
+        let spans: Vec<Range<usize>> = std::iter::once(d.primary.span.clone())
+            .chain(d.secondary.iter().map(|l| l.span.clone()))
+            .collect();
+        let mut line_idx: Vec<usize> = Vec::new();
+        for s in &spans {
+            let first = source.line_index(s.start);
+            let last = source.line_index(s.end.max(s.start));
+            let last = if last - first >= MAX_LABEL_LINES {
+                first
+            } else {
+                last
+            };
+            line_idx.extend(first..=last);
+        }
+        line_idx.sort_unstable();
+        line_idx.dedup();
+        let mut text = String::new();
+        let mut lines = Vec::new();
+        for li in line_idx {
+            let lr = source.line_range(source.line_starts()[li]);
+            let line = &source.text()[lr.clone()];
+            let start = text.len();
+            let mut pieces = Vec::new();
+            if line.len() <= LONG_LINE {
+                pieces.push((lr.clone(), start));
+                text.push_str(line);
+            } else {
+                // Windows around every label part on this line, merged when they overlap.
+                let mut windows: Vec<Range<usize>> = spans
+                    .iter()
+                    .filter(|s| s.start <= lr.end && s.end.max(s.start) >= lr.start)
+                    .map(|s| {
+                        let a = s.start.max(lr.start);
+                        let b = s.end.clamp(a, lr.end).min(a + LONG_LINE);
+                        let a = back_chars(source.text(), a, CONTEXT_CHARS).max(lr.start);
+                        let b = fwd_chars(source.text(), b, CONTEXT_CHARS).min(lr.end);
+                        a..b
+                    })
+                    .collect();
+                windows.sort_by_key(|w| w.start);
+                let mut merged: Vec<Range<usize>> = Vec::new();
+                for w in windows {
+                    match merged.last_mut() {
+                        Some(m) if w.start <= m.end => m.end = m.end.max(w.end),
+                        _ => merged.push(w),
+                    }
+                }
+                for (i, w) in merged.iter().enumerate() {
+                    if i > 0 || w.start > lr.start {
+                        text.push('…');
+                    }
+                    pieces.push((w.clone(), text.len()));
+                    text.push_str(&source.text()[w.clone()]);
+                }
+                if merged.last().is_some_and(|w| w.end < lr.end) {
+                    text.push('…');
+                }
+            }
+            let end = text.len();
+            text.push('\n');
+            lines.push(ExcerptLine {
+                start,
+                end,
+                real_line: li + 1,
+                pieces,
+            });
+        }
+        Excerpt {
+            name: source.name(),
+            text,
+            lines,
+            source,
+        }
+    }
+
+    /// Maps a source offset into the excerpt text (to the nearest shown position).
+    fn map(&self, offset: usize) -> usize {
+        for line in &self.lines {
+            for (range, at) in &line.pieces {
+                if offset >= range.start && offset <= range.end {
+                    return at + (offset - range.start);
+                }
+            }
+        }
+        // Not shown (a long multi-line label): clamp to the end of the closest preceding line.
+        let mut best = 0;
+        for line in &self.lines {
+            if let Some((range, at)) = line.pieces.first() {
+                if range.start <= offset {
+                    best = if offset > line.pieces.last().map_or(range.end, |p| p.0.end) {
+                        line.end
+                    } else {
+                        *at
+                    };
+                }
+            }
+        }
+        best
+    }
+
+    fn map_range(&self, r: &Range<usize>) -> Range<usize> {
+        let a = self.map(r.start);
+        let b = self.map(r.end.max(r.start)).max(a);
+        a..b
+    }
+
+    fn diagnostic(&self, d: &Diagnostic) -> CsDiagnostic<()> {
+        let severity = match d.severity {
+            Severity::Error => CsSeverity::Error,
+            Severity::Warning => CsSeverity::Warning,
+            Severity::Info => CsSeverity::Note,
+        };
+        let mut labels = vec![CsLabel::primary((), self.map_range(&d.primary.span))
+            .with_message(d.primary.message.clone())];
+        for l in &d.secondary {
+            labels.push(
+                CsLabel::secondary((), self.map_range(&l.span)).with_message(l.message.clone()),
+            );
+        }
+        let mut notes = d.notes.clone();
+        if let Some(help) = &d.help {
+            notes.push(format!("help: {help}"));
+        }
+        CsDiagnostic::new(severity)
+            .with_message(d.message.clone())
+            .with_code(d.rule.name)
+            .with_labels(labels)
+            .with_notes(notes)
+    }
+
+    fn line_of(&self, byte_index: usize) -> usize {
+        self.lines
+            .iter()
+            .rposition(|l| l.start <= byte_index)
+            .unwrap_or(0)
+    }
+}
+
+fn back_chars(text: &str, at: usize, n: usize) -> usize {
+    text[..at]
+        .char_indices()
+        .rev()
+        .nth(n.saturating_sub(1))
+        .map_or(0, |(i, _)| i)
+}
+
+fn fwd_chars(text: &str, at: usize, n: usize) -> usize {
+    text[at..]
+        .char_indices()
+        .nth(n)
+        .map_or(text.len(), |(i, _)| at + i)
+}
+
+impl<'f> Files<'f> for Excerpt<'_> {
+    type FileId = ();
+    type Name = &'f str;
+    type Source = &'f str;
+
+    fn name(&'f self, _: ()) -> Result<&'f str, FilesError> {
+        Ok(self.name)
+    }
+
+    fn source(&'f self, _: ()) -> Result<&'f str, FilesError> {
+        Ok(&self.text)
+    }
+
+    fn line_index(&'f self, _: (), byte_index: usize) -> Result<usize, FilesError> {
+        Ok(self.line_of(byte_index))
+    }
+
+    fn line_number(&'f self, _: (), line_index: usize) -> Result<usize, FilesError> {
+        Ok(self.lines.get(line_index).map_or(1, |l| l.real_line))
+    }
+
+    fn column_number(
+        &'f self,
+        _: (),
+        line_index: usize,
+        byte_index: usize,
+    ) -> Result<usize, FilesError> {
+        // The real column: find the source offset behind this excerpt position.
+        let Some(line) = self.lines.get(line_index) else {
+            return Ok(1);
+        };
+        for (range, at) in &line.pieces {
+            let len = range.end - range.start;
+            if byte_index >= *at && byte_index <= at + len {
+                let offset = range.start + (byte_index - at);
+                return Ok(self.source.position(offset).column);
+            }
+        }
+        Ok(1)
+    }
+
+    fn line_range(&'f self, _: (), line_index: usize) -> Result<Range<usize>, FilesError> {
+        match self.lines.get(line_index) {
+            Some(l) => Ok(l.start..l.end + 1),
+            None => Err(FilesError::LineTooLarge {
+                given: line_index,
+                max: self.lines.len().saturating_sub(1),
+            }),
+        }
+    }
+}

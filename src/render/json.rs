@@ -1,0 +1,129 @@
+//! The `--format json` renderer: a versioned document whose fields may grow but never disappear.
+
+use std::io::{self, Write};
+
+use serde::Serialize;
+
+use crate::engine::FileReport;
+use crate::render::{Renderer, Summary};
+use crate::source::SourceFile;
+
+#[derive(Serialize)]
+struct File<'a> {
+    path: &'a str,
+    diagnostics: Vec<Diag<'a>>,
+}
+
+#[derive(Serialize)]
+struct Diag<'a> {
+    code: &'a str,
+    severity: &'a str,
+    category: &'a str,
+    message: &'a str,
+    span: Span,
+    /// Text under the primary underline ("" when none).
+    label: &'a str,
+    help: Option<&'a str>,
+    notes: &'a [String],
+    labels: Vec<SecondaryLabel<'a>>,
+}
+
+#[derive(Serialize)]
+struct SecondaryLabel<'a> {
+    message: &'a str,
+    span: Span,
+}
+
+#[derive(Serialize)]
+struct Span {
+    start: Point,
+    end: Point,
+}
+
+#[derive(Serialize)]
+struct Point {
+    line: usize,
+    column: usize,
+    offset: usize,
+}
+
+#[derive(Serialize)]
+struct JsonSummary {
+    files: usize,
+    errors: usize,
+    warnings: usize,
+    infos: usize,
+}
+
+fn span(source: &SourceFile, range: &std::ops::Range<usize>) -> Span {
+    let point = |offset: usize| {
+        let p = source.position(offset);
+        Point {
+            line: p.line,
+            column: p.column,
+            offset,
+        }
+    };
+    Span {
+        start: point(range.start),
+        end: point(range.end),
+    }
+}
+
+/// Writes `{"version":1,"files":[` lazily, then one object per file, then the summary.
+#[derive(Default)]
+pub struct Json {
+    started: bool,
+}
+
+impl Renderer for Json {
+    fn file(&mut self, r: &FileReport, out: &mut dyn Write) -> io::Result<()> {
+        out.write_all(if self.started {
+            b","
+        } else {
+            b"{\"version\":1,\"files\":["
+        })?;
+        self.started = true;
+        let file = File {
+            path: r.source.name(),
+            diagnostics: r
+                .diagnostics
+                .iter()
+                .map(|d| Diag {
+                    code: d.rule.name,
+                    severity: d.severity.as_str(),
+                    category: d.rule.category.as_str(),
+                    message: &d.message,
+                    span: span(&r.source, &d.primary.span),
+                    label: &d.primary.message,
+                    help: d.help.as_deref(),
+                    notes: &d.notes,
+                    labels: d
+                        .secondary
+                        .iter()
+                        .map(|l| SecondaryLabel {
+                            message: &l.message,
+                            span: span(&r.source, &l.span),
+                        })
+                        .collect(),
+                })
+                .collect(),
+        };
+        serde_json::to_writer(&mut *out, &file).map_err(io::Error::other)
+    }
+
+    fn finish(&mut self, summary: &Summary, out: &mut dyn Write) -> io::Result<()> {
+        if !self.started {
+            out.write_all(b"{\"version\":1,\"files\":[")?;
+        }
+        out.write_all(b"],\"summary\":")?;
+        let s = JsonSummary {
+            files: summary.files,
+            errors: summary.errors,
+            warnings: summary.warnings,
+            infos: summary.infos,
+        };
+        serde_json::to_writer(&mut *out, &s).map_err(io::Error::other)?;
+        writeln!(out, "}}")
+    }
+}

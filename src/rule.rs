@@ -1,0 +1,174 @@
+//! How rules are declared (metadata + docs captured from `///` comments) and what they see when they run.
+
+use std::fmt;
+
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::model::{Entry, Sitemap};
+use crate::source::SourceFile;
+
+/// Groups of rules, for listing and for turning whole groups on or off.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Category {
+    /// Reading the bytes: size, gzip.
+    Input,
+    /// Character encoding and the XML declaration.
+    Encoding,
+    /// XML well-formedness.
+    Xml,
+    /// Root, namespace, elements, order, attributes.
+    Structure,
+    /// `<loc>` URLs.
+    Url,
+    /// `<lastmod>` dates.
+    Date,
+    /// `<changefreq>`, `<priority>` and value formatting.
+    Value,
+    /// The protocol's count limits.
+    Limits,
+    /// Failures of the checker itself.
+    Internal,
+}
+
+impl Category {
+    pub const ALL: [Category; 9] = [
+        Category::Input,
+        Category::Encoding,
+        Category::Xml,
+        Category::Structure,
+        Category::Url,
+        Category::Date,
+        Category::Value,
+        Category::Limits,
+        Category::Internal,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Category::Input => "input",
+            Category::Encoding => "encoding",
+            Category::Xml => "xml",
+            Category::Structure => "structure",
+            Category::Url => "url",
+            Category::Date => "date",
+            Category::Value => "value",
+            Category::Limits => "limits",
+            Category::Internal => "internal",
+        }
+    }
+}
+
+impl fmt::Display for Category {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Everything known about a rule without running it. Built by [`declare_rule!`](crate::declare_rule).
+#[derive(Debug)]
+pub struct RuleMeta {
+    /// Kebab-case name: the rule's only identifier (`--format json` calls it `code`).
+    pub name: &'static str,
+    pub category: Category,
+    pub default_severity: Severity,
+    /// One line, used in `sitemap-lint rules`, the README table and SARIF `shortDescription`.
+    pub summary: &'static str,
+    /// The `///` comment of the declaration, verbatim (one leading space per line included).
+    pub raw_docs: &'static str,
+    /// `file:line` of the declaration.
+    pub source: &'static str,
+}
+
+impl PartialEq for RuleMeta {
+    fn eq(&self, other: &Self) -> bool {
+        self.name == other.name
+    }
+}
+
+impl Eq for RuleMeta {}
+
+impl RuleMeta {
+    /// The rule's documentation as Markdown.
+    pub fn docs(&self) -> String {
+        let mut out = String::with_capacity(self.raw_docs.len());
+        for line in self.raw_docs.lines() {
+            out.push_str(line.strip_prefix(' ').unwrap_or(line));
+            out.push('\n');
+        }
+        out
+    }
+}
+
+/// Declares a rule's metadata; its `///` lines become the docs printed by `sitemap-lint explain`.
+///
+/// ```ignore
+/// declare_rule! {
+///     /// ## What it does
+///     /// ...
+///     pub static META = {
+///         name: "changefreq-invalid",
+///         category: Value,
+///         severity: Error,
+///         summary: "`<changefreq>` is not one of the seven allowed values",
+///     }
+/// }
+/// ```
+#[macro_export]
+macro_rules! declare_rule {
+    (
+        $(#[doc = $doc:literal])*
+        $vis:vis static $ident:ident = {
+            name: $name:literal,
+            category: $cat:ident,
+            severity: $sev:ident,
+            summary: $summary:literal $(,)?
+        }
+    ) => {
+        $(#[doc = $doc])*
+        $vis static $ident: $crate::rule::RuleMeta = $crate::rule::RuleMeta {
+            name: $name,
+            category: $crate::rule::Category::$cat,
+            default_severity: $crate::diagnostic::Severity::$sev,
+            summary: $summary,
+            raw_docs: concat!($($doc, "\n"),*),
+            source: concat!(file!(), ":", line!()),
+        };
+    };
+}
+
+/// What a rule sees and where it reports.
+pub struct Context<'a> {
+    pub source: &'a SourceFile,
+    pub settings: &'a crate::Settings,
+    diagnostics: Vec<Diagnostic>,
+}
+
+impl<'a> Context<'a> {
+    pub fn new(source: &'a SourceFile, settings: &'a crate::Settings) -> Self {
+        Context {
+            source,
+            settings,
+            diagnostics: Vec::new(),
+        }
+    }
+
+    pub fn report(&mut self, diagnostic: Diagnostic) {
+        self.diagnostics.push(diagnostic);
+    }
+
+    pub fn into_diagnostics(self) -> Vec<Diagnostic> {
+        self.diagnostics
+    }
+}
+
+/// A check over the sitemap model. Hooks default to doing nothing, so a rule writes only the ones it
+/// needs; rules that belong to the input pipeline (gzip, encoding, XML) implement only `meta`.
+///
+/// The engine walks the model once: `check_sitemap` for every rule, then `check_entry` for every
+/// entry and rule.
+pub trait Rule: Sync {
+    fn meta(&self) -> &'static RuleMeta;
+
+    fn check_sitemap(&self, _sitemap: &Sitemap<'_>, _cx: &mut Context<'_>) {}
+
+    fn check_entry(&self, _sitemap: &Sitemap<'_>, _entry: &Entry<'_>, _cx: &mut Context<'_>) {}
+}

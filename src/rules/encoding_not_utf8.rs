@@ -1,0 +1,41 @@
+//! Rule `encoding-not-utf8`: the bytes are UTF-16, UTF-32 or EBCDIC instead of UTF-8 (reported by the encoding stage).
+
+use crate::declare_rule;
+use crate::rule::{Rule, RuleMeta};
+
+declare_rule! {
+    /// ## What it does
+    /// Reports a file that is not encoded in UTF-8: UTF-16 or UTF-32 (recognised by a byte-order
+    /// mark, or without one by the first bytes of `<?xml`, as XML 1.0 Appendix F describes) or
+    /// EBCDIC. UTF-16 and UTF-32 files are decoded anyway, so the other rules still run and their
+    /// positions refer to the decoded text. A UTF-8 byte-order mark is fine.
+    ///
+    /// ## Why is this bad?
+    /// The protocol says: "The file itself must be UTF-8 encoded." Crawlers that assume UTF-8 see a
+    /// file full of NUL bytes and reject it as "Invalid XML" or "Parsing error".
+    ///
+    /// ## Example
+    /// A sitemap saved by a Windows editor as "Unicode" (UTF-16LE with the BOM `FF FE`).
+    ///
+    /// Use instead:
+    /// Save the file as UTF-8 (for example `iconv -f UTF-16 -t UTF-8 in.xml > out.xml`) and declare
+    /// `encoding="UTF-8"`.
+    ///
+    /// ## References
+    /// - sitemaps.org protocol, "XML tag definitions": the file must be UTF-8 encoded
+    /// - XML 1.0, Appendix F (autodetection of character encodings)
+    pub static META = {
+        name: "encoding-not-utf8",
+        category: Encoding,
+        severity: Error,
+        summary: "the file is UTF-16, UTF-32 or EBCDIC, not UTF-8",
+    }
+}
+
+pub struct Check;
+
+impl Rule for Check {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+}

@@ -1,0 +1,41 @@
+//! Rule `input-too-large`: the uncompressed file exceeds the protocol's 50 MiB limit (reported by the input stage).
+
+use crate::declare_rule;
+use crate::rule::{Rule, RuleMeta};
+
+declare_rule! {
+    /// ## What it does
+    /// Reports a file whose uncompressed size is larger than 52,428,800 bytes (50 MiB). The check
+    /// applies to plain files, stdin and the decompressed content of gzip files. The checker stops
+    /// reading at the limit (it never holds more than 52,428,801 bytes), so the rest of the file is
+    /// not checked.
+    ///
+    /// ## Why is this bad?
+    /// The sitemaps.org protocol says sitemaps and sitemap indexes "must be no larger than 50MB
+    /// (52,428,800 bytes)" uncompressed. Google reports "Sitemap file size error" and Yandex
+    /// "Maximum file size exceeded"; the file is not processed.
+    ///
+    /// ## Example
+    /// A 60 MB `sitemap.xml`, or a 2 MB `sitemap.xml.gz` that expands to 60 MB.
+    ///
+    /// Use instead:
+    /// Split the URLs over several sitemaps of at most 50,000 URLs and 50 MiB each, and list them in a
+    /// sitemap index.
+    ///
+    /// ## References
+    /// - sitemaps.org protocol, "Sitemap index" and FAQ: the 50,000 URL / 52,428,800 byte limits
+    pub static META = {
+        name: "input-too-large",
+        category: Input,
+        severity: Error,
+        summary: "uncompressed size exceeds 52,428,800 bytes (50 MiB)",
+    }
+}
+
+pub struct Check;
+
+impl Rule for Check {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+}

@@ -1,0 +1,36 @@
+//! Rule `internal-error`: the checker itself failed on this file (a bug; reported instead of crashing).
+
+use crate::declare_rule;
+use crate::rule::{Rule, RuleMeta};
+
+declare_rule! {
+    /// ## What it does
+    /// Reported when sitemap-lint hits an internal error (a panic) while checking a file. The file
+    /// is reported as not checked, the other files are still checked, and the exit code is 2.
+    ///
+    /// ## Why is this bad?
+    /// It is a bug in sitemap-lint, not in your file: please report it with the file attached.
+    ///
+    /// ## Example
+    /// None: any input that triggers it is a bug to fix.
+    ///
+    /// Use instead:
+    /// Nothing to change in the sitemap.
+    ///
+    /// ## References
+    /// - README, "Safety and limits"
+    pub static META = {
+        name: "internal-error",
+        category: Internal,
+        severity: Error,
+        summary: "sitemap-lint failed on this file (a bug in the checker)",
+    }
+}
+
+pub struct Check;
+
+impl Rule for Check {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+}

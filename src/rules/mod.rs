@@ -1,0 +1,66 @@
+//! The registry: every rule, one line each; adding a module line here both declares and registers it.
+
+use crate::rule::{Rule, RuleMeta};
+
+macro_rules! rules {
+    ($($module:ident),* $(,)?) => {
+        $(pub mod $module;)*
+
+        /// Every rule, in registry order (pipeline stages first, then sitemap rules).
+        pub static ALL: &[&dyn Rule] = &[$(&$module::Check),*];
+    };
+}
+
+rules! {
+    // Input: reading bytes.
+    input_too_large,
+    gzip_invalid,
+    gzip_extension_mismatch,
+    // Encoding and the XML declaration.
+    encoding_not_utf8,
+    invalid_utf8,
+    leading_whitespace,
+    xml_declaration,
+    xml_declaration_encoding,
+    // XML well-formedness.
+    xml_syntax,
+    doctype_not_allowed,
+    // Structure.
+    root_element,
+    namespace,
+    empty_sitemap,
+    entry_kind_mismatch,
+    missing_loc,
+    unknown_element,
+    duplicate_element,
+    element_order,
+    unexpected_text,
+    unexpected_child_element,
+    unexpected_attribute,
+    // Values.
+    loc_invalid,
+    loc_length,
+    loc_not_ascii,
+    loc_fragment,
+    loc_credentials,
+    lastmod_invalid,
+    lastmod_w3c_only,
+    lastmod_missing_timezone,
+    changefreq_invalid,
+    priority_invalid,
+    value_whitespace,
+    // Limits.
+    too_many_entries,
+    // The checker itself.
+    internal_error,
+}
+
+/// Looks a rule up by name.
+pub fn find(name: &str) -> Option<&'static RuleMeta> {
+    ALL.iter().map(|r| r.meta()).find(|m| m.name == name)
+}
+
+/// Every rule's metadata, in registry order.
+pub fn metas() -> impl Iterator<Item = &'static RuleMeta> {
+    ALL.iter().map(|r| r.meta())
+}

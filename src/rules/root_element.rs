@@ -1,0 +1,74 @@
+//! Rule `root-element`: the root element is neither `urlset` nor `sitemapindex`.
+
+use crate::declare_rule;
+use crate::diagnostic::Diagnostic;
+use crate::model::{Kind, Sitemap};
+use crate::rule::{Context, Rule, RuleMeta};
+use crate::suggest;
+
+declare_rule! {
+    /// ## What it does
+    /// Checks that the document element is `<urlset>` (a sitemap) or `<sitemapindex>` (a sitemap
+    /// index). When it is not, no other sitemap rule runs on the file.
+    ///
+    /// ## Why is this bad?
+    /// Search engines decide what a file is by its root element; anything else is "Unsupported
+    /// format". RSS and Atom feeds are accepted by some search engines as sitemaps, but they are a
+    /// different format that this linter does not check.
+    ///
+    /// ## Example
+    /// ```xml
+    /// <?xml version="1.0" encoding="UTF-8"?>
+    /// <urls xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+    ///   <url><loc>https://www.example.com/</loc></url>
+    /// </urls>
+    /// ```
+    ///
+    /// Use instead:
+    /// ```xml
+    /// <?xml version="1.0" encoding="UTF-8"?>
+    /// <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+    ///   <url><loc>https://www.example.com/</loc></url>
+    /// </urlset>
+    /// ```
+    ///
+    /// ## References
+    /// - sitemaps.org protocol, "XML tag definitions" (`<urlset>`) and "Sitemap index" (`<sitemapindex>`)
+    /// - `schemas/sitemap.xsd`, `schemas/siteindex.xsd`
+    pub static META = {
+        name: "root-element",
+        category: Structure,
+        severity: Error,
+        summary: "the root element is not `urlset` or `sitemapindex`",
+    }
+}
+
+pub struct Check;
+
+impl Rule for Check {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check_sitemap(&self, sitemap: &Sitemap<'_>, cx: &mut Context<'_>) {
+        if sitemap.kind != Kind::Other {
+            return;
+        }
+        let name = sitemap.root.local_name();
+        let d = Diagnostic::new(
+            &META,
+            sitemap.root.name_span.clone(),
+            format!("root element `{name}` is not a sitemap"),
+        )
+        .with_label("expected `urlset` or `sitemapindex`");
+        let help = match name {
+            "feed" | "rss" | "RDF" => "this looks like an RSS or Atom feed; some search engines accept feeds, but an XML sitemap has the root `<urlset>`".to_string(),
+            "html" => "this is an HTML page, not a sitemap (did the server return an error page?)".to_string(),
+            _ => match suggest::closest(name, &["urlset", "sitemapindex"]) {
+                Some(s) => format!("did you mean `{s}`?"),
+                None => "a sitemap's root is `<urlset>`; a sitemap index's root is `<sitemapindex>`".to_string(),
+            },
+        };
+        cx.report(d.with_help(help));
+    }
+}

@@ -1,0 +1,49 @@
+//! Rule `xml-declaration-encoding`: the XML declaration names an encoding other than UTF-8 (reported by the prolog stage).
+
+use crate::declare_rule;
+use crate::rule::{Rule, RuleMeta};
+
+declare_rule! {
+    /// ## What it does
+    /// Reports an `encoding` pseudo-attribute in the XML declaration whose value is not `UTF-8`
+    /// (case-insensitive), pointing at the value.
+    ///
+    /// ## Why is this bad?
+    /// Sitemaps must be UTF-8. A declaration such as `encoding="ISO-8859-1"` makes parsers decode the
+    /// bytes as Latin-1, so every non-ASCII character in a URL or title turns into something else;
+    /// and where the bytes really are Latin-1 the file breaks the protocol.
+    ///
+    /// ## Example
+    /// ```xml
+    /// <?xml version="1.0" encoding="ISO-8859-1"?>
+    /// <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+    ///   <url><loc>https://www.example.com/</loc></url>
+    /// </urlset>
+    /// ```
+    ///
+    /// Use instead:
+    /// ```xml
+    /// <?xml version="1.0" encoding="UTF-8"?>
+    /// <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+    ///   <url><loc>https://www.example.com/</loc></url>
+    /// </urlset>
+    /// ```
+    ///
+    /// ## References
+    /// - sitemaps.org protocol: "The file itself must be UTF-8 encoded"
+    /// - XML 1.0 §4.3.3 (character encoding in entities)
+    pub static META = {
+        name: "xml-declaration-encoding",
+        category: Encoding,
+        severity: Error,
+        summary: "the XML declaration names an encoding other than UTF-8",
+    }
+}
+
+pub struct Check;
+
+impl Rule for Check {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+}

@@ -1,0 +1,138 @@
+//! The decoded text of one input and the conversion of byte offsets to 1-based line/column positions.
+
+use std::ops::Range;
+use std::sync::OnceLock;
+
+/// A 1-based line and column; the column counts Unicode scalar values (characters), not bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Position {
+    pub line: usize,
+    pub column: usize,
+}
+
+/// The decoded text of one input (after gzip and encoding handling, UTF-8 BOM removed).
+///
+/// Every span in a [`crate::Diagnostic`] is a byte range into `text`. Line starts are computed on
+/// first use only, so a clean file never pays for them.
+#[derive(Debug)]
+pub struct SourceFile {
+    name: String,
+    text: String,
+    line_starts: OnceLock<Vec<usize>>,
+}
+
+impl SourceFile {
+    pub fn new(name: impl Into<String>, text: impl Into<String>) -> Self {
+        SourceFile {
+            name: name.into(),
+            text: text.into(),
+            line_starts: OnceLock::new(),
+        }
+    }
+
+    /// The name shown in diagnostics (the path as given, or the stdin label).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// Byte offsets at which each line starts. Lines end at `\n` (a CR before it belongs to the line).
+    pub fn line_starts(&self) -> &[usize] {
+        self.line_starts.get_or_init(|| {
+            let mut starts = vec![0];
+            starts.extend(
+                self.text
+                    .bytes()
+                    .enumerate()
+                    .filter(|&(_, b)| b == b'\n')
+                    .map(|(i, _)| i + 1),
+            );
+            starts
+        })
+    }
+
+    /// Clamps `offset` into the text and onto a character boundary (moving backwards).
+    pub fn clamp(&self, offset: usize) -> usize {
+        let mut offset = offset.min(self.text.len());
+        while !self.text.is_char_boundary(offset) {
+            offset -= 1;
+        }
+        offset
+    }
+
+    /// Clamps a range into the text, onto character boundaries, with `start <= end`.
+    pub fn clamp_range(&self, range: Range<usize>) -> Range<usize> {
+        let start = self.clamp(range.start);
+        let end = self.clamp(range.end).max(start);
+        start..end
+    }
+
+    /// 0-based index of the line holding `offset`.
+    pub fn line_index(&self, offset: usize) -> usize {
+        let starts = self.line_starts();
+        match starts.binary_search(&offset) {
+            Ok(i) => i,
+            Err(i) => i - 1,
+        }
+    }
+
+    /// 1-based line and character column of a byte offset (clamped into the text).
+    pub fn position(&self, offset: usize) -> Position {
+        let offset = self.clamp(offset);
+        let line = self.line_index(offset);
+        let start = self.line_starts()[line];
+        Position {
+            line: line + 1,
+            column: self.text[start..offset].chars().count() + 1,
+        }
+    }
+
+    /// Byte offset of a 1-based line and character column (as reported by roxmltree), clamped.
+    pub fn offset_of(&self, line: usize, column: usize) -> usize {
+        let starts = self.line_starts();
+        let Some(&start) = starts.get(line.saturating_sub(1)) else {
+            return self.text.len();
+        };
+        let end = starts.get(line).copied().unwrap_or(self.text.len());
+        let line_text = &self.text[start..end];
+        line_text
+            .char_indices()
+            .nth(column.saturating_sub(1))
+            .map_or(end, |(i, _)| start + i)
+    }
+
+    /// Byte range of the whole line holding `offset`, without its line terminator.
+    pub fn line_range(&self, offset: usize) -> Range<usize> {
+        let line = self.line_index(self.clamp(offset));
+        let starts = self.line_starts();
+        let start = starts[line];
+        let mut end = starts.get(line + 1).map_or(self.text.len(), |&e| e - 1);
+        if end > start && self.text.as_bytes()[end - 1] == b'\r' {
+            end -= 1;
+        }
+        start..end
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_count_characters() {
+        let src = SourceFile::new("t", "ab\ncé\r\nxyz");
+        assert_eq!(src.position(0), Position { line: 1, column: 1 });
+        assert_eq!(src.position(3), Position { line: 2, column: 1 });
+        // after "cé" (c = 1 byte, é = 2 bytes)
+        assert_eq!(src.position(6), Position { line: 2, column: 3 });
+        assert_eq!(src.position(8), Position { line: 3, column: 1 });
+        assert_eq!(src.offset_of(2, 3), 6);
+        assert_eq!(src.line_range(4), 3..6);
+        // clamping inside a multi-byte char moves back to its start
+        assert_eq!(src.clamp(5), 4);
+        assert_eq!(src.position(1000), Position { line: 3, column: 4 });
+    }
+}

@@ -1,0 +1,2737 @@
+//! Parses and classifies `<lastmod>` values as W3C Datetime, explaining every problem precisely.
+//!
+//! The W3C Datetime profile (<https://www.w3.org/TR/NOTE-datetime>) allows six
+//! granularities: `YYYY`, `YYYY-MM`, `YYYY-MM-DD`, `YYYY-MM-DDThh:mmTZD`,
+//! `YYYY-MM-DDThh:mm:ssTZD` and `YYYY-MM-DDThh:mm:ss.sTZD`, with
+//! TZD = `Z` | `+hh:mm` | `-hh:mm`. The official sitemap XSD types `<lastmod>`
+//! as `xsd:date ∪ xsd:dateTime`, which accepts a different set, and Google
+//! rejects times without a timezone. [`parse`] sorts a value into a [`Verdict`]
+//! that says which of these accept it.
+//!
+//! The parser is hand-written over ASCII bytes. One lenient pass reads the value
+//! and records every deviation from the grammar (wrong separators, missing
+//! zero padding, basic format, offsets without a colon, ...) together with the
+//! components it could still read, so that calendar and clock checks and a
+//! corrected spelling can be derived from the same pass. Foreign formats that do
+//! not start like a date (Unix timestamps, RFC 2822/HTTP dates, bare times) are
+//! recognised only after that pass failed. A valid value is parsed without
+//! allocating.
+
+use std::fmt::Write as _;
+use std::ops::Range;
+
+/// Which precision the value has.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Precision {
+    /// `YYYY`
+    Year,
+    /// `YYYY-MM`
+    YearMonth,
+    /// `YYYY-MM-DD`
+    Date,
+    /// `YYYY-MM-DDThh:mmTZD`
+    Minutes,
+    /// `YYYY-MM-DDThh:mm:ss[.s+]TZD` (or without TZD for [`Verdict::MissingTimezone`])
+    Seconds,
+}
+
+/// A successfully parsed value (all fields already range-checked).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct W3cDateTime {
+    pub year: i32,
+    pub month: Option<u32>,
+    pub day: Option<u32>,
+    pub hour: Option<u32>,
+    pub minute: Option<u32>,
+    pub second: Option<u32>,
+    pub nanosecond: u32,
+    /// Offset from UTC in minutes (`Z` = 0); None when no timezone was given.
+    pub offset_minutes: Option<i32>,
+    pub precision: Precision,
+}
+
+impl W3cDateTime {
+    /// Seconds since the Unix epoch of the earliest instant the value denotes
+    /// (missing month/day = 1, missing time = 00:00:00, missing offset = UTC).
+    ///
+    /// Total on any field values (it never panics or overflows), so it also
+    /// accepts values built by hand.
+    pub fn unix_seconds(&self) -> i64 {
+        let month = i64::from(self.month.unwrap_or(1).clamp(1, 12));
+        let day = i64::from(self.day.unwrap_or(1));
+        let days = days_from_civil(i64::from(self.year), month, day);
+        let secs = i64::from(self.hour.unwrap_or(0)) * 3600
+            + i64::from(self.minute.unwrap_or(0)) * 60
+            + i64::from(self.second.unwrap_or(0));
+        days * 86_400 + secs - i64::from(self.offset_minutes.unwrap_or(0)) * 60
+    }
+}
+
+/// One problem, located by a byte range inside the value passed to `parse` (a
+/// non-empty range on char boundaries whenever the value is non-empty; for an
+/// empty value 0..0).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    pub range: Range<usize>,
+    pub message: String,
+    pub help: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    /// `YYYY-MM-DD` or `YYYY-MM-DDThh:mm:ss[.s+]TZD`: valid for W3C, for the
+    /// official XSD (xsd:date ∪ xsd:dateTime) and for Google.
+    Valid(W3cDateTime),
+    /// Valid W3C Datetime that the official sitemap XSD rejects: `YYYY`,
+    /// `YYYY-MM`, `YYYY-MM-DDThh:mmTZD` (no seconds).
+    W3cOnly(W3cDateTime, Problem),
+    /// `YYYY-MM-DDThh:mm:ss[.s+]` with no timezone: the XSD accepts it, W3C
+    /// Datetime requires a TZD and Google Search Console rejects it.
+    MissingTimezone(W3cDateTime, Problem),
+    /// Anything else: impossible calendar/clock values or a foreign format. One
+    /// or more problems, the most useful first.
+    Invalid(Vec<Problem>),
+}
+
+impl Verdict {
+    /// The parsed value, unless the verdict is [`Verdict::Invalid`].
+    pub fn datetime(&self) -> Option<&W3cDateTime> {
+        match self {
+            Verdict::Valid(dt) | Verdict::W3cOnly(dt, _) | Verdict::MissingTimezone(dt, _) => {
+                Some(dt)
+            }
+            Verdict::Invalid(_) => None,
+        }
+    }
+
+    /// Every problem of the verdict (empty for [`Verdict::Valid`]).
+    pub fn problems(&self) -> &[Problem] {
+        match self {
+            Verdict::Valid(_) => &[],
+            Verdict::W3cOnly(_, p) | Verdict::MissingTimezone(_, p) => std::slice::from_ref(p),
+            Verdict::Invalid(ps) => ps,
+        }
+    }
+}
+
+/// Parses and classifies one `<lastmod>` value, already trimmed of XML whitespace.
+pub fn parse(value: &str) -> Verdict {
+    parse_with(value, true)
+}
+
+/// The offset shown in corrected values when the original has a time but no
+/// timezone: a placeholder the author should replace with the real offset.
+const PLACEHOLDER_TZ: &str = "+00:00";
+
+const MONTHS: [&str; 12] = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+];
+
+const WEEKDAYS: [&str; 7] = [
+    "Monday",
+    "Tuesday",
+    "Wednesday",
+    "Thursday",
+    "Friday",
+    "Saturday",
+    "Sunday",
+];
+
+/// Timezone names seen in the wild and their offsets in minutes.
+const ZONES: [(&str, i32); 13] = [
+    ("UTC", 0),
+    ("GMT", 0),
+    ("UT", 0),
+    ("EST", -300),
+    ("EDT", -240),
+    ("CST", -360),
+    ("CDT", -300),
+    ("MST", -420),
+    ("MDT", -360),
+    ("PST", -480),
+    ("PDT", -420),
+    ("CET", 60),
+    ("CEST", 120),
+];
+
+const FORMS: &str = "`YYYY-MM-DD` (e.g. `2024-11-21`) or `YYYY-MM-DDThh:mm:ssTZD` (e.g. `2024-11-21T10:00:00+00:00`)";
+
+// ---------------------------------------------------------------------------
+// Driver
+// ---------------------------------------------------------------------------
+
+/// `suggest` = derive corrected values for help texts (off when checking such a
+/// corrected value, so the recursion is one level deep at most).
+fn parse_with(value: &str, suggest: bool) -> Verdict {
+    if value.is_empty() {
+        return Verdict::Invalid(vec![Problem {
+            range: 0..0,
+            message: "`lastmod` is empty".to_owned(),
+            help: Some(format!(
+                "write a date or a date and time, as {FORMS}, or remove the element"
+            )),
+        }]);
+    }
+    if !value.is_ascii() {
+        return Verdict::Invalid(vec![non_ascii(value, suggest)]);
+    }
+    let mut scan = Scan::new(value);
+    let raw = scan.run();
+    if let Some(raw) = &raw {
+        if scan.issues.is_empty() {
+            return classify(value, raw, Vec::new(), true, true, suggest);
+        }
+    }
+    if let Some(problem) = foreign(value) {
+        return Verdict::Invalid(vec![problem]);
+    }
+    match raw {
+        Some(raw) => classify(
+            value,
+            &raw,
+            scan.issues,
+            scan.fixable,
+            scan.check_ranges,
+            suggest,
+        ),
+        None => Verdict::Invalid(vec![Problem {
+            range: 0..value.len(),
+            message: format!("{} is not a W3C Datetime value", q(value)),
+            help: Some(format!("write {FORMS}")),
+        }]),
+    }
+}
+
+/// Whether a corrected value we are about to suggest is acceptable W3C Datetime.
+fn accepted(v: &str) -> bool {
+    matches!(
+        parse_with(v, false),
+        Verdict::Valid(_) | Verdict::W3cOnly(..)
+    )
+}
+
+/// Range checks, completeness (seconds/timezone) and the final verdict.
+fn classify(
+    value: &str,
+    raw: &Raw,
+    issues: Vec<Problem>,
+    fixable: bool,
+    check_ranges: bool,
+    suggest: bool,
+) -> Verdict {
+    let mut problems = issues;
+    let mut range_problems = 0;
+    if check_ranges {
+        range_problems = range_check(value, raw, &mut problems);
+    }
+    if let Some(t) = raw.time {
+        if raw.tz.is_none() {
+            let at = t.end.saturating_sub(1)..t.end;
+            let time_text = text(value, t.hour.start, t.end);
+            if t.second.is_none() && t.minute.is_some() {
+                problems.push(Problem {
+                    range: at,
+                    message: format!(
+                        "time {} has neither seconds nor a timezone: both W3C Datetime and the XSD reject it",
+                        q(time_text)
+                    ),
+                    help: Some(
+                        "add seconds and a timezone (`Z` for UTC, or the offset from UTC)"
+                            .to_owned(),
+                    ),
+                });
+            } else if problems.is_empty() {
+                let dt = build(value, raw);
+                let problem = Problem {
+                    range: at,
+                    message: format!(
+                        "{} has no timezone: W3C Datetime requires one and Google Search Console reports \"Invalid date\" (the XSD accepts it)",
+                        q(value)
+                    ),
+                    help: Some(format!(
+                        "append `Z` if the time is UTC, or its offset from UTC such as `+00:00` or `-05:00`: `{value}Z`"
+                    )),
+                };
+                return Verdict::MissingTimezone(dt, problem);
+            } else {
+                problems.push(Problem {
+                    range: at,
+                    message: format!("time {} has no timezone", q(time_text)),
+                    help: Some(
+                        "W3C Datetime and Google require a timezone after a time: append `Z` for UTC or an offset such as `+00:00`"
+                            .to_owned(),
+                    ),
+                });
+            }
+        }
+    }
+    if problems.is_empty() {
+        let dt = build(value, raw);
+        return match xsd_note(value, raw, dt.precision) {
+            Some(p) => Verdict::W3cOnly(dt, p),
+            None => Verdict::Valid(dt),
+        };
+    }
+    problems.sort_by_key(|p| p.range.start);
+    if suggest && fixable && range_problems == 0 {
+        let fixed = render_fix(value, raw);
+        let ok = accepted(&fixed);
+        let several = problems.len() > 1;
+        if let (true, Some(first)) = (ok, problems.first_mut()) {
+            let quoted = format!("`{fixed}`");
+            let help = first.help.take().unwrap_or_default();
+            first.help = Some(if help.contains(&quoted) {
+                help
+            } else if several {
+                format!("{help}; fixing every problem gives {quoted}")
+            } else {
+                format!("{help}: {quoted}")
+            });
+        }
+    }
+    Verdict::Invalid(problems)
+}
+
+/// For a value that is valid W3C Datetime: the problem the sitemap XSD has
+/// with it, if any.
+fn xsd_note(value: &str, raw: &Raw, precision: Precision) -> Option<Problem> {
+    let (missing, fixed, range) = match precision {
+        Precision::Year => ("month and day", format!("{value}-01-01"), 0..value.len()),
+        Precision::YearMonth => ("a day", format!("{value}-01"), 0..value.len()),
+        Precision::Minutes => {
+            let t = raw.time?;
+            let m = t.minute?;
+            let (head, tail) = (text(value, 0, m.end), text(value, m.end, value.len()));
+            let hh_mm = text(value, t.hour.start, m.end);
+            return Some(Problem {
+                range: t.hour.start..m.end,
+                message: format!(
+                    "time {} has no seconds: valid W3C Datetime, \
+                     but the sitemap XSD (xsd:dateTime) rejects it",
+                    q(hh_mm)
+                ),
+                help: Some(format!("add seconds: `{head}:00{tail}`")),
+            });
+        }
+        Precision::Date | Precision::Seconds => return None,
+    };
+    Some(Problem {
+        range,
+        message: format!(
+            "{} is valid W3C Datetime, but the sitemap XSD (xsd:date/xsd:dateTime) \
+             rejects a date without {missing}",
+            q(value)
+        ),
+        help: Some(format!("write a full date: `{fixed}`")),
+    })
+}
+
+fn build(value: &str, raw: &Raw) -> W3cDateTime {
+    let (hour, minute, second, nanosecond) = match raw.time {
+        Some(t) => (
+            Some(t.hour.val),
+            t.minute.map(|m| m.val),
+            t.second.map(|s| s.val),
+            t.frac.map_or(0, |(a, b)| nanos(text(value, a, b))),
+        ),
+        None => (None, None, None, 0),
+    };
+    let precision = if raw.month.is_none() {
+        Precision::Year
+    } else if raw.day.is_none() {
+        Precision::YearMonth
+    } else if hour.is_none() {
+        Precision::Date
+    } else if second.is_none() {
+        Precision::Minutes
+    } else {
+        Precision::Seconds
+    };
+    W3cDateTime {
+        year: i32::try_from(raw.year.val).unwrap_or(i32::MAX),
+        month: raw.month.map(|m| m.val),
+        day: raw.day.map(|d| d.val),
+        hour,
+        minute,
+        second,
+        nanosecond,
+        offset_minutes: raw.tz.map(|tz| tz.offset_minutes()),
+        precision,
+    }
+}
+
+/// The value rewritten from its components: separators, padding and offsets
+/// normalised, garbage and a timezone without a time dropped, and a time
+/// completed to `hh:mm:ss+00:00` when it has no timezone.
+fn render_fix(value: &str, raw: &Raw) -> String {
+    let mut s = String::with_capacity(32);
+    let _ = write!(s, "{:04}", raw.year.val);
+    if let Some(m) = raw.month {
+        let _ = write!(s, "-{:02}", m.val);
+    }
+    if let Some(d) = raw.day {
+        let _ = write!(s, "-{:02}", d.val);
+    }
+    if let Some(t) = raw.time {
+        let _ = write!(s, "T{:02}:{:02}", t.hour.val, t.minute.map_or(0, |m| m.val));
+        match t.second {
+            Some(sec) => {
+                let _ = write!(s, ":{:02}", sec.val);
+                if let Some((a, b)) = t.frac {
+                    s.push('.');
+                    s.push_str(text(value, a, b));
+                }
+            }
+            None if raw.tz.is_none() => s.push_str(":00"),
+            None => {}
+        }
+        match raw.tz {
+            Some(tz) => s.push_str(&tz.render()),
+            None => s.push_str(PLACEHOLDER_TZ),
+        }
+    }
+    s
+}
+
+// ---------------------------------------------------------------------------
+// The lenient scanner
+// ---------------------------------------------------------------------------
+
+/// A run of digits: its value (saturating) and byte range.
+#[derive(Debug, Clone, Copy)]
+struct Num {
+    val: u32,
+    start: usize,
+    end: usize,
+}
+
+impl Num {
+    fn len(self) -> usize {
+        self.end - self.start
+    }
+    fn range(self) -> Range<usize> {
+        self.start..self.end
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Time {
+    hour: Num,
+    minute: Option<Num>,
+    second: Option<Num>,
+    /// Byte range of the fraction digits.
+    frac: Option<(usize, usize)>,
+    end: usize,
+}
+
+#[derive(Debug, Clone, Copy)]
+enum TzKind {
+    Utc,
+    Offset {
+        negative: bool,
+        hours: Num,
+        minutes: Option<Num>,
+    },
+    /// A zone name such as `EST` (always comes with an issue).
+    Named(i32),
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Tz {
+    kind: TzKind,
+    start: usize,
+    end: usize,
+}
+
+impl Tz {
+    fn offset_minutes(self) -> i32 {
+        match self.kind {
+            TzKind::Utc => 0,
+            TzKind::Named(m) => m,
+            TzKind::Offset {
+                negative,
+                hours,
+                minutes,
+            } => {
+                let total = i64::from(hours.val) * 60 + i64::from(minutes.map_or(0, |m| m.val));
+                let total = i32::try_from(total).unwrap_or(i32::MAX);
+                if negative {
+                    -total
+                } else {
+                    total
+                }
+            }
+        }
+    }
+
+    fn render(self) -> String {
+        match self.kind {
+            TzKind::Utc => "Z".to_owned(),
+            _ => fmt_offset(self.offset_minutes()),
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+struct Raw {
+    year: Num,
+    month: Option<Num>,
+    day: Option<Num>,
+    time: Option<Time>,
+    tz: Option<Tz>,
+}
+
+struct Scan<'a> {
+    s: &'a str,
+    b: &'a [u8],
+    pos: usize,
+    issues: Vec<Problem>,
+    /// False once an issue was found whose correction cannot be derived.
+    fixable: bool,
+    /// False when the components could not be identified reliably.
+    check_ranges: bool,
+}
+
+impl<'a> Scan<'a> {
+    fn new(s: &'a str) -> Self {
+        Scan {
+            s,
+            b: s.as_bytes(),
+            pos: 0,
+            issues: Vec::new(),
+            fixable: true,
+            check_ranges: true,
+        }
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.b.get(self.pos).copied()
+    }
+
+    fn digit_at(&self, i: usize) -> bool {
+        self.b.get(i).is_some_and(u8::is_ascii_digit)
+    }
+
+    fn text(&self, start: usize, end: usize) -> &'a str {
+        text(self.s, start, end)
+    }
+
+    fn issue(&mut self, range: Range<usize>, message: String, help: String) {
+        self.issues.push(Problem {
+            range,
+            message,
+            help: Some(help),
+        });
+    }
+
+    fn hard_issue(&mut self, range: Range<usize>, message: String, help: String) {
+        self.fixable = false;
+        self.issue(range, message, help);
+    }
+
+    fn digits(&mut self) -> Option<Num> {
+        let start = self.pos;
+        let mut val: u32 = 0;
+        while let Some(c) = self.peek() {
+            if !c.is_ascii_digit() {
+                break;
+            }
+            val = val.saturating_mul(10).saturating_add(u32::from(c - b'0'));
+            self.pos += 1;
+        }
+        (self.pos > start).then_some(Num {
+            val,
+            start,
+            end: self.pos,
+        })
+    }
+
+    /// A date separator (`-`, `/`, `.`) followed by a digit.
+    fn date_sep(&self) -> Option<u8> {
+        match self.peek() {
+            Some(c @ (b'-' | b'/' | b'.')) if self.digit_at(self.pos + 1) => Some(c),
+            _ => None,
+        }
+    }
+
+    fn run(&mut self) -> Option<Raw> {
+        let (year, month, day) = self.date()?;
+        let time = self.time(day.is_some());
+        let tz = self.tz();
+        if let (Some(tz), None) = (tz, time) {
+            let tz_text = self.text(tz.start, tz.end);
+            let date = self.text(year.start, day.or(month).map_or(year.end, |n| n.end));
+            let with_time = format!("{date}T00:00:00{}", tz.render());
+            let help = if !self.issues.is_empty() || !accepted(date) {
+                "drop it, or add a time before it".to_owned()
+            } else if day.is_some() && accepted(&with_time) {
+                format!("drop it (`{date}`) or add a time before it (`{with_time}`)")
+            } else {
+                format!("drop it (`{date}`)")
+            };
+            self.issue(
+                tz.start..tz.end,
+                format!(
+                    "timezone {} after a date: W3C Datetime allows a timezone only after a time",
+                    q(tz_text)
+                ),
+                help,
+            );
+        }
+        if self.pos < self.b.len() {
+            let after = if tz.is_some() {
+                "timezone"
+            } else if time.is_some() {
+                "time"
+            } else {
+                "date"
+            };
+            let rest = self.text(self.pos, self.b.len());
+            let help = if rest == "T" {
+                "remove it, or add a time after it".to_owned()
+            } else {
+                "remove it".to_owned()
+            };
+            self.issue(
+                self.pos..self.b.len(),
+                format!("unexpected {} after the {after}", q(rest)),
+                help,
+            );
+        }
+        Some(Raw {
+            year,
+            month,
+            day,
+            time,
+            tz,
+        })
+    }
+
+    /// Reads the date part in whatever layout it has and returns year, month
+    /// and day, recording every deviation from `YYYY[-MM[-DD]]`.
+    #[allow(clippy::type_complexity)]
+    fn date(&mut self) -> Option<(Num, Option<Num>, Option<Num>)> {
+        let a = self.digits()?;
+        if a.len() == 8 && self.date_sep().is_none() {
+            let (y, m, d) = (
+                num_at(self.b, a.start, a.start + 4),
+                num_at(self.b, a.start + 4, a.start + 6),
+                num_at(self.b, a.start + 6, a.end),
+            );
+            self.issue(
+                a.range(),
+                format!(
+                    "date {} is in ISO 8601 basic format (no separators)",
+                    q(self.text(a.start, a.end))
+                ),
+                "W3C Datetime uses the extended format `YYYY-MM-DD`".to_owned(),
+            );
+            return Some((y, Some(m), Some(d)));
+        }
+        let mut seps: [u8; 2] = [b'-'; 2];
+        let mut b = None;
+        let mut c = None;
+        if let Some(sep) = self.date_sep() {
+            seps[0] = sep;
+            self.pos += 1;
+            b = self.digits();
+            if let Some(sep) = self.date_sep() {
+                seps[1] = sep;
+                self.pos += 1;
+                c = self.digits();
+            }
+        }
+        let date_range = a.start..self.pos;
+        let date_text = self.text(a.start, self.pos);
+        match (b, c) {
+            (Some(b), Some(c)) if c.len() == 4 && a.len() <= 2 && b.len() <= 2 => {
+                Some(self.year_last(date_range, seps[0], a, b, c))
+            }
+            (Some(_), Some(last)) if a.len() <= 2 && last.len() <= 2 => {
+                self.check_ranges = false;
+                self.hard_issue(
+                    date_range,
+                    format!("date {} has no 4-digit year", q(date_text)),
+                    "W3C Datetime dates are `YYYY-MM-DD` with the full 4-digit year first"
+                        .to_owned(),
+                );
+                Some((a, b, c))
+            }
+            (Some(b), None) if b.len() == 4 && a.len() <= 2 => {
+                self.issue(
+                    date_range,
+                    format!(
+                        "{} is month-first (`MM{}YYYY`)",
+                        q(date_text),
+                        char::from(seps[0])
+                    ),
+                    "W3C Datetime is year-first `YYYY-MM`".to_owned(),
+                );
+                Some((b, Some(a), None))
+            }
+            _ => {
+                let used = if b.is_none() {
+                    0
+                } else if c.is_none() {
+                    1
+                } else {
+                    2
+                };
+                if let Some(&bad) = seps[..used].iter().find(|&&s| s != b'-') {
+                    self.issue(
+                        date_range,
+                        format!(
+                            "date separator `{}` in {} must be `-`",
+                            char::from(bad),
+                            q(date_text)
+                        ),
+                        "separate year, month and day with `-`".to_owned(),
+                    );
+                }
+                self.year_digits(a);
+                if let Some(b) = b {
+                    if !(b.len() == 1 && b.val == 0) {
+                        self.two_digits(b, "month");
+                    }
+                }
+                if let Some(c) = c {
+                    if !(c.len() == 1 && c.val == 0) {
+                        self.two_digits(c, "day");
+                    }
+                }
+                Some((a, b, c))
+            }
+        }
+    }
+
+    /// `DD/MM/YYYY`, `MM/DD/YYYY` and friends: returns (year, month, day).
+    fn year_last(
+        &mut self,
+        range: Range<usize>,
+        sep: u8,
+        a: Num,
+        b: Num,
+        year: Num,
+    ) -> (Num, Option<Num>, Option<Num>) {
+        let date_text = self.text(range.start, range.end);
+        let s = char::from(sep);
+        let hint = "W3C Datetime is year-first `YYYY-MM-DD`".to_owned();
+        if a.val > 12 && b.val <= 12 {
+            self.issue(
+                range,
+                format!("{} is day-first (`DD{s}MM{s}YYYY`)", q(date_text)),
+                hint,
+            );
+            (year, Some(b), Some(a))
+        } else if b.val > 12 && a.val <= 12 {
+            self.issue(
+                range,
+                format!("{} is month-first (`MM{s}DD{s}YYYY`)", q(date_text)),
+                hint,
+            );
+            (year, Some(a), Some(b))
+        } else if a.val == b.val && a.val <= 12 {
+            self.issue(range, format!("{} puts the year last", q(date_text)), hint);
+            (year, Some(b), Some(a))
+        } else if a.val <= 12 {
+            let plain = a.val == 0 || b.val == 0 || year.val == 0;
+            self.hard_issue(
+                range,
+                format!(
+                    "{} puts the year last and is ambiguous (day-first or month-first)",
+                    q(date_text)
+                ),
+                if plain { hint } else { format!(
+                    "W3C Datetime is year-first `YYYY-MM-DD`: `{y:04}-{b:02}-{a:02}` if it is day-first, `{y:04}-{a:02}-{b:02}` if it is month-first",
+                    y = year.val,
+                    a = a.val,
+                    b = b.val
+                ) },
+            );
+            (year, Some(b), Some(a))
+        } else {
+            self.check_ranges = false;
+            self.hard_issue(
+                range,
+                format!(
+                    "{} puts the year last, and neither `{}` nor `{}` is a month",
+                    q(date_text),
+                    self.text(a.start, a.end),
+                    self.text(b.start, b.end)
+                ),
+                hint,
+            );
+            (year, Some(b), Some(a))
+        }
+    }
+
+    fn year_digits(&mut self, y: Num) {
+        let t = self.text(y.start, y.end);
+        match y.len() {
+            4 => {}
+            2 => self.hard_issue(
+                y.range(),
+                format!("year {} has only 2 digits", q(t)),
+                format!("W3C Datetime needs the full 4-digit year, e.g. `20{t}` or `19{t}`"),
+            ),
+            n if n > 4 && (1..=9999).contains(&y.val) => self.issue(
+                y.range(),
+                format!("year {} must have exactly 4 digits", q(t)),
+                format!("write it with 4 digits (`{:04}`)", y.val),
+            ),
+            n => self.hard_issue(
+                y.range(),
+                format!(
+                    "year {} has {n} digit{}",
+                    q(t),
+                    if n == 1 { "" } else { "s" }
+                ),
+                "W3C Datetime years have exactly 4 digits, from `0001` to `9999`".to_owned(),
+            ),
+        }
+    }
+
+    fn two_digits(&mut self, n: Num, what: &str) {
+        let t = self.text(n.start, n.end);
+        match n.len() {
+            2 => {}
+            1 => self.issue(
+                n.range(),
+                format!("{what} {} is not zero-padded", q(t)),
+                format!("write it with 2 digits (`{:02}`)", n.val),
+            ),
+            _ if n.val <= 99 => self.issue(
+                n.range(),
+                format!("{what} {} must have exactly 2 digits", q(t)),
+                format!("write it with 2 digits (`{:02}`)", n.val),
+            ),
+            _ => self.hard_issue(
+                n.range(),
+                format!("{what} {} must have exactly 2 digits", q(t)),
+                format!("W3C Datetime writes the {what} with exactly 2 digits"),
+            ),
+        }
+    }
+
+    /// The date/time separator and the time, if any.
+    fn time(&mut self, has_day: bool) -> Option<Time> {
+        let start = self.pos;
+        match self.peek()? {
+            b'T' if self.digit_at(start + 1) => self.pos += 1,
+            b't' if self.digit_at(start + 1) => {
+                self.issue(
+                    start..start + 1,
+                    "lowercase `t` between date and time".to_owned(),
+                    "W3C Datetime separates date and time with an uppercase `T`".to_owned(),
+                );
+                self.pos += 1;
+            }
+            b' ' | b'\t' => {
+                let mut j = start;
+                while matches!(self.b.get(j), Some(b' ' | b'\t')) {
+                    j += 1;
+                }
+                let mut k = j;
+                while self.digit_at(k) {
+                    k += 1;
+                }
+                if k == j || self.b.get(k) != Some(&b':') {
+                    return None;
+                }
+                self.issue(
+                    start..j,
+                    "date and time are separated by a space".to_owned(),
+                    "W3C Datetime separates date and time with `T`".to_owned(),
+                );
+                self.pos = j;
+            }
+            _ => return None,
+        }
+        if !has_day {
+            self.hard_issue(
+                start..self.pos,
+                "a time needs a full date before it".to_owned(),
+                "W3C Datetime allows a time only after `YYYY-MM-DD`".to_owned(),
+            );
+        }
+        let h = self.digits()?;
+        let (hour, minute, second) = if self.peek() == Some(b':') {
+            self.pos += 1;
+            self.two_digits(h, "hour");
+            let m = self.digits();
+            match m {
+                Some(m) => self.two_digits(m, "minute"),
+                None => self.hard_issue(
+                    h.start..self.pos,
+                    format!(
+                        "time {} has no minutes after the `:`",
+                        q(self.text(h.start, self.pos))
+                    ),
+                    "W3C Datetime times are `hh:mm:ss`".to_owned(),
+                ),
+            }
+            let mut s = None;
+            if m.is_some() && self.peek() == Some(b':') && self.digit_at(self.pos + 1) {
+                self.pos += 1;
+                s = self.digits();
+                if let Some(s) = s {
+                    self.two_digits(s, "second");
+                }
+            }
+            (h, m, s)
+        } else {
+            let t = self.text(h.start, h.end);
+            match h.len() {
+                4 | 6 => {
+                    let hh = num_at(self.b, h.start, h.start + 2);
+                    let mm = num_at(self.b, h.start + 2, h.start + 4);
+                    let ss = (h.len() == 6).then(|| num_at(self.b, h.start + 4, h.end));
+                    let colons = if ss.is_some() { "hh:mm:ss" } else { "hh:mm" };
+                    self.issue(
+                        h.range(),
+                        format!("time {} is in ISO 8601 basic format (no colons)", q(t)),
+                        format!("W3C Datetime writes times as `{colons}`"),
+                    );
+                    (hh, Some(mm), ss)
+                }
+                1 | 2 => {
+                    self.two_digits(h, "hour");
+                    self.issue(
+                        h.range(),
+                        format!("time {} has no minutes", q(t)),
+                        "W3C Datetime times are `hh:mm:ss`".to_owned(),
+                    );
+                    (h, None, None)
+                }
+                _ => {
+                    self.hard_issue(
+                        h.range(),
+                        format!("time {} is not `hh:mm:ss`", q(t)),
+                        "W3C Datetime times are `hh:mm:ss`".to_owned(),
+                    );
+                    (h, None, None)
+                }
+            }
+        };
+        let mut frac = None;
+        if second.is_none()
+            && minute.is_some()
+            && matches!(self.peek(), Some(b'.' | b','))
+            && self.digit_at(self.pos + 1)
+        {
+            let p = self.pos;
+            self.pos += 1;
+            let _ = self.digits();
+            self.hard_issue(
+                p..self.pos,
+                format!(
+                    "fraction {} after minutes: W3C Datetime allows a fraction only after seconds",
+                    q(self.text(p, self.pos))
+                ),
+                "write the time as `hh:mm:ss` or `hh:mm:ss.s`".to_owned(),
+            );
+        } else if second.is_some() {
+            let p = self.pos;
+            match self.peek() {
+                Some(b'.') if self.digit_at(p + 1) => {
+                    self.pos += 1;
+                    frac = self.digits().map(|n| (n.start, n.end));
+                }
+                Some(b'.') => {
+                    self.issue(
+                        p..p + 1,
+                        "the fraction after `.` has no digits".to_owned(),
+                        "remove the `.`, or add digits after it".to_owned(),
+                    );
+                    self.pos += 1;
+                }
+                Some(b',') if self.digit_at(p + 1) => {
+                    self.pos += 1;
+                    let digits = self.digits();
+                    frac = digits.map(|n| (n.start, n.end));
+                    let t = self.text(p, self.pos);
+                    self.issue(
+                        p..self.pos,
+                        format!("decimal comma in {}", q(t)),
+                        format!(
+                            "W3C Datetime separates the fraction of a second with `.` (`.{}`)",
+                            self.text(p + 1, self.pos)
+                        ),
+                    );
+                }
+                _ => {}
+            }
+        }
+        Some(Time {
+            hour,
+            minute,
+            second,
+            frac,
+            end: self.pos,
+        })
+    }
+
+    /// A timezone designator (or something meant as one) at the cursor.
+    fn tz(&mut self) -> Option<Tz> {
+        let ws_start = self.pos;
+        let mut start = ws_start;
+        while matches!(self.b.get(start), Some(b' ' | b'\t')) {
+            start += 1;
+        }
+        let c = *self.b.get(start)?;
+        let had_ws = start > ws_start;
+        if (c == b'+' || c == b'-') && self.digit_at(start + 1) {
+            self.pos = start;
+            let tz = self.offset(c == b'-');
+            if tz.is_some() && had_ws {
+                self.issue(
+                    ws_start..start,
+                    "space before the timezone".to_owned(),
+                    "remove the space: the offset follows the time directly".to_owned(),
+                );
+            }
+            if tz.is_none() {
+                self.pos = ws_start;
+            }
+            return tz;
+        }
+        if !c.is_ascii_alphabetic() {
+            return None;
+        }
+        let mut end = start;
+        while self.b.get(end).is_some_and(u8::is_ascii_alphabetic) {
+            end += 1;
+        }
+        if end > start + 1
+            && matches!(c, b'Z' | b'z')
+            && zone_offset(self.text(start, end)).is_none()
+        {
+            end = start + 1;
+        }
+        let word = self.text(start, end);
+        let kind = if word == "Z" || word == "z" {
+            if word == "z" {
+                self.issue(
+                    start..end,
+                    "lowercase `z` as timezone".to_owned(),
+                    "W3C Datetime writes UTC as an uppercase `Z`".to_owned(),
+                );
+            }
+            if had_ws {
+                self.issue(
+                    ws_start..start,
+                    "space before the timezone".to_owned(),
+                    "remove the space: `Z` follows the time directly".to_owned(),
+                );
+            }
+            TzKind::Utc
+        } else {
+            let offset = zone_offset(word)?;
+            let (kind, spelled) = if offset == 0 {
+                (TzKind::Utc, "Z".to_owned())
+            } else {
+                (TzKind::Named(offset), fmt_offset(offset))
+            };
+            self.issue(
+                ws_start..end,
+                format!("timezone name {} is not a W3C Datetime timezone", q(word)),
+                format!(
+                    "W3C Datetime writes UTC as `Z` and other zones as an offset `+hh:mm`/`-hh:mm`: use `{spelled}`"
+                ),
+            );
+            kind
+        };
+        self.pos = end;
+        Some(Tz { kind, start, end })
+    }
+
+    /// `+hh:mm`/`-hh:mm` and its misspellings; the cursor is on the sign.
+    fn offset(&mut self, negative: bool) -> Option<Tz> {
+        let start = self.pos;
+        self.pos += 1;
+        let sign = if negative { '-' } else { '+' };
+        let d = self.digits()?;
+        let (hours, minutes) = match d.len() {
+            1 | 2 => {
+                let minutes = if self.peek() == Some(b':') && self.digit_at(self.pos + 1) {
+                    self.pos += 1;
+                    self.digits()
+                } else {
+                    None
+                };
+                match minutes {
+                    Some(m) => {
+                        self.two_digits(d, "offset hour");
+                        self.two_digits(m, "offset minute");
+                    }
+                    None => self.issue(
+                        start..self.pos,
+                        format!("offset {} has no minutes", q(self.text(start, self.pos))),
+                        format!("add the minutes (`{sign}{:02}:00`)", d.val),
+                    ),
+                }
+                (d, minutes)
+            }
+            4 => {
+                let h = num_at(self.b, d.start, d.start + 2);
+                let m = num_at(self.b, d.start + 2, d.end);
+                self.issue(
+                    start..self.pos,
+                    format!(
+                        "offset {} needs a colon between hours and minutes",
+                        q(self.text(start, self.pos))
+                    ),
+                    format!("write it with a colon (`{sign}{:02}:{:02}`)", h.val, m.val),
+                );
+                (h, Some(m))
+            }
+            _ => {
+                self.hard_issue(
+                    start..self.pos,
+                    format!(
+                        "offset {} is not `+hh:mm` or `-hh:mm`",
+                        q(self.text(start, self.pos))
+                    ),
+                    "write the offset from UTC as `+hh:mm` or `-hh:mm`, e.g. `+01:00`".to_owned(),
+                );
+                (d, None)
+            }
+        };
+        Some(Tz {
+            kind: TzKind::Offset {
+                negative,
+                hours,
+                minutes,
+            },
+            start,
+            end: self.pos,
+        })
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Calendar and clock checks
+// ---------------------------------------------------------------------------
+
+/// Pushes a problem for every impossible calendar or clock value; returns how many.
+fn range_check(value: &str, raw: &Raw, problems: &mut Vec<Problem>) -> usize {
+    let before = problems.len();
+    let mut push = |range: Range<usize>, message: String, help: String| {
+        problems.push(Problem {
+            range,
+            message,
+            help: Some(help),
+        });
+    };
+    let t = |n: Num| q(text(value, n.start, n.end));
+    let year = raw.year;
+    if year.len() == 4 && year.val == 0 {
+        push(
+            year.range(),
+            "year `0000` does not exist".to_owned(),
+            "years go from `0001` to `9999` (the XSD has no year zero)".to_owned(),
+        );
+    }
+    let month = raw.month.filter(|m| m.len() <= 2);
+    let month_ok = month.map(|m| (1..=12).contains(&m.val));
+    if let (Some(m), Some(false)) = (month, month_ok) {
+        let mut help = "months go from `01` to `12`".to_owned();
+        if let Some(d) = raw.day {
+            if (1..=12).contains(&d.val)
+                && m.val >= 13
+                && m.val <= days_in_month(year.val, d.val)
+                && year.len() == 4
+                && year.val > 0
+            {
+                let _ = write!(
+                    help,
+                    "; if {} is the day, write month before day: `{:04}-{:02}-{:02}`",
+                    t(m),
+                    year.val,
+                    d.val,
+                    m.val
+                );
+            }
+        }
+        push(m.range(), format!("month {} does not exist", t(m)), help);
+    }
+    if let Some(d) = raw.day.filter(|d| d.len() <= 2) {
+        if d.val == 0 {
+            push(
+                d.range(),
+                format!("day {} does not exist", t(d)),
+                "days start at `01`".to_owned(),
+            );
+        } else if let (Some(m), Some(true)) = (month, month_ok) {
+            // With a malformed year, only days beyond the month's maximum in
+            // any year are reported (February: 29).
+            let year_ok = year.len() == 4 && year.val > 0;
+            let dim = if year_ok {
+                days_in_month(year.val, m.val)
+            } else {
+                days_in_month(2000, m.val)
+            };
+            if d.val > dim {
+                let name = (m.val as usize)
+                    .checked_sub(1)
+                    .and_then(|i| MONTHS.get(i))
+                    .copied()
+                    .unwrap_or("the month");
+                let year_text = text(value, year.start, year.end);
+                let message = if !year_ok {
+                    format!("day {} does not exist: {name} has at most {dim} days", t(d))
+                } else if m.val == 2 && d.val == 29 {
+                    format!("{year_text} is not a leap year: February has 28 days")
+                } else if m.val == 2 {
+                    format!(
+                        "day {} does not exist: February {year_text} has {dim} days",
+                        t(d)
+                    )
+                } else {
+                    format!("day {} does not exist: {name} has {dim} days", t(d))
+                };
+                let last = format!("{:04}-{:02}-{dim:02}", year.val, m.val);
+                let help = if year_ok && accepted(&last) {
+                    format!("the last day of {name} {year_text} is `{last}`")
+                } else {
+                    format!("days in {name} go from `01` to `{dim:02}`")
+                };
+                push(d.range(), message, help);
+            }
+        } else if d.val > 31 {
+            push(
+                d.range(),
+                format!("day {} does not exist", t(d)),
+                "days go from `01` to `31`".to_owned(),
+            );
+        }
+    }
+    if let Some(time) = raw.time {
+        let h = time.hour;
+        let is_midnight = time.minute.is_some_and(|m| m.val == 0)
+            && time.second.is_none_or(|s| s.val == 0)
+            && time
+                .frac
+                .is_none_or(|(a, b)| text(value, a, b).bytes().all(|c| c == b'0'));
+        if h.len() <= 2 && h.val == 24 && is_midnight {
+            let shown = text(value, h.start, time.end);
+            let mut help = "use `00:00:00` of the next day".to_owned();
+            if let Some(next) = next_day(raw) {
+                let tz = raw.tz.map(Tz::render).unwrap_or_default();
+                let fixed = format!("{next}T00:00:00{tz}");
+                if accepted(&fixed) {
+                    let _ = write!(help, ": `{fixed}`");
+                }
+            }
+            push(
+                h.start..time.end,
+                format!(
+                    "{} is not allowed: W3C Datetime hours go from `00` to `23` (the XSD accepts `24:00:00`, W3C Datetime does not)",
+                    q(shown)
+                ),
+                help,
+            );
+        } else if h.len() <= 2 && h.val > 23 {
+            push(
+                h.range(),
+                format!("hour {} does not exist", t(h)),
+                "hours go from `00` to `23`".to_owned(),
+            );
+        }
+        if let Some(m) = time.minute.filter(|m| m.len() <= 2 && m.val > 59) {
+            push(
+                m.range(),
+                format!("minute {} does not exist", t(m)),
+                "minutes go from `00` to `59`".to_owned(),
+            );
+        }
+        if let Some(s) = time.second.filter(|s| s.len() <= 2 && s.val >= 60) {
+            if s.val == 60 {
+                push(
+                    s.range(),
+                    "second `60` (a leap second) is not allowed".to_owned(),
+                    "neither W3C Datetime nor the XSD allows leap seconds: seconds go from `00` to `59`; use `59`".to_owned(),
+                );
+            } else {
+                push(
+                    s.range(),
+                    format!("second {} does not exist", t(s)),
+                    "seconds go from `00` to `59`".to_owned(),
+                );
+            }
+        }
+    }
+    if let Some(tz) = raw.tz {
+        if let TzKind::Offset { hours, minutes, .. } = tz.kind {
+            let shown = q(text(value, tz.start, tz.end));
+            if let Some(m) = minutes.filter(|m| m.len() <= 2 && m.val > 59) {
+                push(
+                    m.range(),
+                    format!("offset minutes {} do not exist", t(m)),
+                    "offset minutes go from `00` to `59`".to_owned(),
+                );
+            } else if hours.len() <= 2 && tz.offset_minutes().unsigned_abs() > 14 * 60 {
+                push(
+                    tz.start..tz.end,
+                    format!("offset {shown} is beyond ±14:00"),
+                    "UTC offsets go from `-14:00` to `+14:00`".to_owned(),
+                );
+            }
+        }
+    }
+    problems.len() - before
+}
+
+/// `YYYY-MM-DD` of the day after the date of `raw`, when that date is complete and valid.
+fn next_day(raw: &Raw) -> Option<String> {
+    let (y, m, d) = (raw.year, raw.month?, raw.day?);
+    if y.len() != 4 || !(1..=9999).contains(&y.val) || !(1..=12).contains(&m.val) {
+        return None;
+    }
+    let dim = days_in_month(y.val, m.val);
+    if d.val == 0 || d.val > dim {
+        return None;
+    }
+    let (y, m, d) = if d.val < dim {
+        (y.val, m.val, d.val + 1)
+    } else if m.val < 12 {
+        (y.val, m.val + 1, 1)
+    } else {
+        (y.val + 1, 1, 1)
+    };
+    (y <= 9999).then(|| format!("{y:04}-{m:02}-{d:02}"))
+}
+
+fn is_leap(y: u32) -> bool {
+    (y % 4 == 0 && y % 100 != 0) || y % 400 == 0
+}
+
+fn days_in_month(y: u32, m: u32) -> u32 {
+    match m {
+        2 if is_leap(y) => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    }
+}
+
+/// Days from 1970-01-01 to the given proleptic Gregorian date (month 1..=12;
+/// the day may be out of range and then simply counts on).
+fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y.rem_euclid(400);
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+// ---------------------------------------------------------------------------
+// Foreign formats that do not start like a date
+// ---------------------------------------------------------------------------
+
+/// Unix timestamps, RFC 2822/HTTP-style dates and times without a date.
+fn foreign(value: &str) -> Option<Problem> {
+    unix_timestamp(value)
+        .or_else(|| month_name_date(value))
+        .or_else(|| time_only(value))
+}
+
+fn unix_timestamp(value: &str) -> Option<Problem> {
+    let b = value.as_bytes();
+    if !(9..=13).contains(&b.len()) || !b.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    let n: i64 = value.parse().ok()?;
+    let (secs, unit) = if b.len() >= 12 {
+        (n / 1000, "milliseconds")
+    } else {
+        (n, "seconds")
+    };
+    let converted = chrono::DateTime::from_timestamp(secs, 0)
+        .filter(|dt| (1..=9999).contains(&chrono::Datelike::year(dt)))
+        .map(|dt| {
+            use chrono::{Datelike, Timelike};
+            format!(
+                "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z",
+                dt.year(),
+                dt.month(),
+                dt.day(),
+                dt.hour(),
+                dt.minute(),
+                dt.second()
+            )
+        });
+    let help = match converted {
+        Some(c) => format!("convert it to `YYYY-MM-DDThh:mm:ssTZD`: `{c}`"),
+        None => "convert it to `YYYY-MM-DDThh:mm:ssTZD`".to_owned(),
+    };
+    Some(Problem {
+        range: 0..value.len(),
+        message: format!(
+            "{} looks like a Unix timestamp ({unit} since 1970), not a W3C Datetime value",
+            q(value)
+        ),
+        help: Some(help),
+    })
+}
+
+fn time_only(value: &str) -> Option<Problem> {
+    let b = value.as_bytes();
+    let starts_t =
+        matches!(b.first(), Some(b'T' | b't')) && b.get(1).is_some_and(u8::is_ascii_digit);
+    let lead = b.iter().take_while(|c| c.is_ascii_digit()).count();
+    let clock = (1..=2).contains(&lead)
+        && b.get(lead) == Some(&b':')
+        && b.get(lead + 1).is_some_and(u8::is_ascii_digit);
+    if !(starts_t || clock) {
+        return None;
+    }
+    Some(Problem {
+        range: 0..value.len(),
+        message: format!(
+            "{} is a time without a date: W3C Datetime values start with a 4-digit year",
+            q(value)
+        ),
+        help: Some(
+            "write the date and the time as `YYYY-MM-DDThh:mm:ssTZD`, e.g. `2024-11-21T10:00:00+00:00`"
+                .to_owned(),
+        ),
+    })
+}
+
+/// Dates with a month name: `Thu, 21 Nov 2024 10:00:00 GMT`, `Nov 21, 2024`,
+/// `21 November 2024`, `2024-Nov-21`, asctime... Converted when the pieces are
+/// unambiguous.
+fn month_name_date(value: &str) -> Option<Problem> {
+    let b = value.as_bytes();
+    let mut month: Option<(u32, Range<usize>)> = None;
+    let mut months_seen = 0;
+    let mut nums: Vec<Num> = Vec::new();
+    let mut time: Option<(u32, u32, u32)> = None;
+    let mut zone: Option<i32> = None;
+    let mut convertible = true;
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if c.is_ascii_alphabetic() {
+            let mut j = i;
+            while b.get(j).is_some_and(u8::is_ascii_alphabetic) {
+                j += 1;
+            }
+            let word = text(value, i, j);
+            let weekday = word.len() >= 3 && WEEKDAYS.iter().any(|w| prefix_of(word, w));
+            if let Some(m) = month_of(word) {
+                months_seen += 1;
+                month = Some((m, i..j));
+            } else if let Some(z) = zone_offset(word).or((word == "Z").then_some(0)) {
+                zone = Some(z);
+            } else if !weekday {
+                convertible = false;
+            }
+            i = j;
+        } else if c.is_ascii_digit() {
+            let mut j = i;
+            while b.get(j).is_some_and(u8::is_ascii_digit) {
+                j += 1;
+            }
+            let n = num_at(b, i, j);
+            let signed = i > 0 && matches!(b.get(i - 1), Some(b'+' | b'-'));
+            if b.get(j) == Some(&b':') && b.get(j + 1).is_some_and(u8::is_ascii_digit) {
+                let mut k = j + 1;
+                while b.get(k).is_some_and(u8::is_ascii_digit) {
+                    k += 1;
+                }
+                let mm = num_at(b, j + 1, k);
+                let mut ss = 0;
+                if b.get(k) == Some(&b':') && b.get(k + 1).is_some_and(u8::is_ascii_digit) {
+                    let mut l = k + 1;
+                    while b.get(l).is_some_and(u8::is_ascii_digit) {
+                        l += 1;
+                    }
+                    ss = num_at(b, k + 1, l).val;
+                    k = l;
+                }
+                if time.is_some() || n.val > 23 || mm.val > 59 || ss > 59 {
+                    convertible = false;
+                }
+                time = Some((n.val, mm.val, ss));
+                j = k;
+            } else if signed && time.is_some() && n.len() == 4 {
+                let minutes = (n.val / 100 * 60 + n.val % 100) as i32;
+                if n.val % 100 > 59 || minutes > 14 * 60 {
+                    convertible = false;
+                }
+                zone = Some(if b.get(i - 1) == Some(&b'-') {
+                    -minutes
+                } else {
+                    minutes
+                });
+            } else {
+                nums.push(n);
+            }
+            i = j;
+        } else {
+            if !matches!(c, b' ' | b',' | b'-' | b'/' | b'.' | b'+' | b'(' | b')') {
+                convertible = false;
+            }
+            i += 1;
+        }
+    }
+    let (m, m_range) = month?;
+    let month_text = text(value, m_range.start, m_range.end);
+    let years: Vec<&Num> = nums.iter().filter(|n| n.len() == 4).collect();
+    let days: Vec<&Num> = nums.iter().filter(|n| n.len() <= 2).collect();
+    let mut converted = None;
+    if convertible && months_seen == 1 && years.len() == 1 && days.len() == 1 && nums.len() == 2 {
+        let (y, d) = (years[0].val, days[0].val);
+        if (1..=9999).contains(&y) && d >= 1 && d <= days_in_month(y, m) {
+            let mut s = format!("{y:04}-{m:02}-{d:02}");
+            if let Some((hh, mm, ss)) = time {
+                let _ = write!(s, "T{hh:02}:{mm:02}:{ss:02}");
+                match zone {
+                    Some(0) => s.push('Z'),
+                    Some(z) => s.push_str(&fmt_offset(z)),
+                    None => {
+                        s.push_str(PLACEHOLDER_TZ);
+                    }
+                }
+            }
+            converted = Some((s, time.is_some() && zone.is_none()));
+        }
+    }
+    let message = if value.bytes().any(|c| c == b' ' || c == b',') {
+        format!(
+            "{} is an RFC 2822/HTTP-style date, not W3C Datetime",
+            q(value)
+        )
+    } else {
+        format!(
+            "{} writes the month as a name ({}), not as a W3C Datetime number",
+            q(value),
+            q(month_text)
+        )
+    };
+    let help = match converted {
+        Some((s, false)) => format!("write it as `YYYY-MM-DD` or `YYYY-MM-DDThh:mm:ssTZD`: `{s}`"),
+        Some((s, true)) => format!(
+            "write it as `YYYY-MM-DD` or `YYYY-MM-DDThh:mm:ssTZD`: `{s}` (assuming UTC; use the real offset)"
+        ),
+        None => format!("write {FORMS}"),
+    };
+    Some(Problem {
+        range: 0..value.len(),
+        message,
+        help: Some(help),
+    })
+}
+
+fn month_of(word: &str) -> Option<u32> {
+    if word.len() < 3 {
+        return None;
+    }
+    if word.eq_ignore_ascii_case("sept") {
+        return Some(9);
+    }
+    let i = MONTHS.iter().position(|m| prefix_of(word, m))?;
+    u32::try_from(i + 1).ok()
+}
+
+/// `word` (ASCII) is a case-insensitive prefix of `full`.
+fn prefix_of(word: &str, full: &str) -> bool {
+    full.get(..word.len())
+        .is_some_and(|p| p.eq_ignore_ascii_case(word))
+}
+
+fn zone_offset(word: &str) -> Option<i32> {
+    ZONES
+        .iter()
+        .find(|(name, _)| name.eq_ignore_ascii_case(word))
+        .map(|&(_, m)| m)
+}
+
+// ---------------------------------------------------------------------------
+// Non-ASCII input
+// ---------------------------------------------------------------------------
+
+fn non_ascii(value: &str, suggest: bool) -> Problem {
+    let Some((i, c)) = value.char_indices().find(|(_, c)| !c.is_ascii()) else {
+        return Problem {
+            range: 0..value.len(),
+            message: format!("{} is not a W3C Datetime value", q(value)),
+            help: Some(format!("write {FORMS}")),
+        };
+    };
+    let hint = match c {
+        '\u{2010}'..='\u{2015}' | '\u{2212}' | '\u{FE63}' | '\u{FF0D}' => {
+            "use the ASCII hyphen-minus `-`"
+        }
+        '\u{FF10}'..='\u{FF19}' => "use ASCII digits `0`-`9`",
+        '\u{FF1A}' | '\u{2236}' => "use the ASCII colon `:`",
+        '\u{FF0B}' => "use the ASCII plus sign `+`",
+        '\u{200B}'..='\u{200D}' | '\u{2060}' | '\u{FEFF}' => "remove this invisible character",
+        c if c.is_whitespace() => "remove this space (between date and time, write `T`)",
+        _ => "remove it",
+    };
+    let mut help = hint.to_owned();
+    if suggest {
+        let mut fixed = String::with_capacity(value.len());
+        for ch in value.chars() {
+            match ch {
+                '\u{2010}'..='\u{2015}' | '\u{2212}' | '\u{FE63}' | '\u{FF0D}' => fixed.push('-'),
+                '\u{FF10}'..='\u{FF19}' => {
+                    let d = u32::from(ch) - 0xFF10;
+                    fixed.push(char::from_digit(d, 10).unwrap_or('0'));
+                }
+                '\u{FF1A}' | '\u{2236}' => fixed.push(':'),
+                '\u{FF0B}' => fixed.push('+'),
+                '\u{200B}'..='\u{200D}' | '\u{2060}' | '\u{FEFF}' => {}
+                _ => fixed.push(ch),
+            }
+        }
+        if fixed.is_ascii() && accepted(&fixed) {
+            let _ = write!(help, ": `{fixed}`");
+        }
+    }
+    Problem {
+        range: i..i + c.len_utf8(),
+        message: format!(
+            "`{c}` (U+{:04X}) is not an ASCII character: W3C Datetime uses only ASCII digits, `-`, `:`, `.`, `+`, `T` and `Z`",
+            u32::from(c)
+        ),
+        help: Some(help),
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Small helpers
+// ---------------------------------------------------------------------------
+
+/// `s[start..end]`, or "" when that is not a valid char range.
+fn text(s: &str, start: usize, end: usize) -> &str {
+    s.get(start..end).unwrap_or("")
+}
+
+/// The value of the ASCII digits `b[start..end]` (saturating).
+fn num_at(b: &[u8], start: usize, end: usize) -> Num {
+    let val = b.get(start..end).unwrap_or(&[]).iter().fold(0u32, |v, &c| {
+        v.saturating_mul(10)
+            .saturating_add(u32::from(c.wrapping_sub(b'0')))
+    });
+    Num { val, start, end }
+}
+
+/// Nanoseconds of the fraction digits (only the first 9 count).
+fn nanos(digits: &str) -> u32 {
+    let mut n: u32 = 0;
+    let mut count = 0;
+    for c in digits.bytes().take(9) {
+        n = n * 10 + u32::from(c.wrapping_sub(b'0') % 10);
+        count += 1;
+    }
+    for _ in count..9 {
+        n *= 10;
+    }
+    n
+}
+
+fn fmt_offset(minutes: i32) -> String {
+    let sign = if minutes < 0 { '-' } else { '+' };
+    let a = minutes.unsigned_abs();
+    format!("{sign}{:02}:{:02}", a / 60, a % 60)
+}
+
+/// User text in backticks, shortened to 40 chars.
+fn q(s: &str) -> String {
+    match s.char_indices().nth(40) {
+        Some((i, _)) => format!("`{}…`", &s[..i]),
+        None => format!("`{s}`"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::{NaiveDate, TimeZone, Utc};
+
+    #[track_caller]
+    fn valid(v: &str) -> W3cDateTime {
+        match parse(v) {
+            Verdict::Valid(dt) => dt,
+            other => panic!("{v:?}: expected Valid, got {other:#?}"),
+        }
+    }
+
+    #[track_caller]
+    fn w3c_only(v: &str) -> (W3cDateTime, Problem) {
+        match parse(v) {
+            Verdict::W3cOnly(dt, p) => (dt, p),
+            other => panic!("{v:?}: expected W3cOnly, got {other:#?}"),
+        }
+    }
+
+    #[track_caller]
+    fn missing_tz(v: &str) -> (W3cDateTime, Problem) {
+        match parse(v) {
+            Verdict::MissingTimezone(dt, p) => (dt, p),
+            other => panic!("{v:?}: expected MissingTimezone, got {other:#?}"),
+        }
+    }
+
+    #[track_caller]
+    fn invalid(v: &str) -> Vec<Problem> {
+        match parse(v) {
+            Verdict::Invalid(ps) => {
+                assert!(!ps.is_empty(), "{v:?}: Invalid without problems");
+                ps
+            }
+            other => panic!("{v:?}: expected Invalid, got {other:#?}"),
+        }
+    }
+
+    /// The first problem, checked to point at `at` and to mention each of `words`.
+    #[track_caller]
+    fn first(v: &str, at: &str, words: &[&str]) -> Problem {
+        let p = invalid(v).remove(0);
+        assert_eq!(&v[p.range.clone()], at, "{v:?}: range of {p:#?}");
+        for w in words {
+            assert!(p.message.contains(w), "{v:?}: message lacks {w:?}: {p:#?}");
+        }
+        p
+    }
+
+    #[track_caller]
+    fn help(p: &Problem) -> &str {
+        p.help.as_deref().expect("a help text")
+    }
+
+    #[track_caller]
+    fn help_has(p: &Problem, s: &str) {
+        assert!(help(p).contains(s), "help lacks {s:?}: {p:#?}");
+    }
+
+    fn chrono_unix(y: i32, mo: u32, d: u32, h: u32, mi: u32, s: u32) -> i64 {
+        Utc.from_utc_datetime(
+            &NaiveDate::from_ymd_opt(y, mo, d)
+                .and_then(|d| d.and_hms_opt(h, mi, s))
+                .expect("valid test date"),
+        )
+        .timestamp()
+    }
+
+    // ---- valid ---------------------------------------------------------
+
+    #[test]
+    fn date_is_valid() {
+        let dt = valid("2024-11-21");
+        assert_eq!(
+            dt,
+            W3cDateTime {
+                year: 2024,
+                month: Some(11),
+                day: Some(21),
+                hour: None,
+                minute: None,
+                second: None,
+                nanosecond: 0,
+                offset_minutes: None,
+                precision: Precision::Date,
+            }
+        );
+        assert_eq!(dt.unix_seconds(), chrono_unix(2024, 11, 21, 0, 0, 0));
+    }
+
+    #[test]
+    fn datetime_with_z_is_valid() {
+        let dt = valid("2024-11-21T10:20:30Z");
+        assert_eq!(
+            (dt.hour, dt.minute, dt.second),
+            (Some(10), Some(20), Some(30))
+        );
+        assert_eq!(dt.offset_minutes, Some(0));
+        assert_eq!(dt.precision, Precision::Seconds);
+        assert_eq!(dt.unix_seconds(), chrono_unix(2024, 11, 21, 10, 20, 30));
+    }
+
+    #[test]
+    fn datetime_with_offsets_is_valid() {
+        assert_eq!(valid("2024-11-21T10:00:00+01:00").offset_minutes, Some(60));
+        assert_eq!(
+            valid("2024-11-21T10:00:00-08:00").offset_minutes,
+            Some(-480)
+        );
+        assert_eq!(valid("2024-11-21T10:00:00+05:45").offset_minutes, Some(345));
+        assert_eq!(valid("2024-11-21T10:00:00-00:00").offset_minutes, Some(0));
+        assert_eq!(valid("2024-11-21T10:00:00+14:00").offset_minutes, Some(840));
+        assert_eq!(
+            valid("2024-11-21T10:00:00-14:00").offset_minutes,
+            Some(-840)
+        );
+        let dt = valid("2024-11-21T10:00:00+01:00");
+        assert_eq!(dt.unix_seconds(), chrono_unix(2024, 11, 21, 9, 0, 0));
+        let dt = valid("2024-11-21T10:00:00-08:30");
+        assert_eq!(dt.unix_seconds(), chrono_unix(2024, 11, 21, 18, 30, 0));
+    }
+
+    #[test]
+    fn fractions_are_valid() {
+        assert_eq!(valid("2024-11-21T10:00:00.5Z").nanosecond, 500_000_000);
+        assert_eq!(
+            valid("2024-11-21T10:00:00.123+01:00").nanosecond,
+            123_000_000
+        );
+        assert_eq!(valid("2024-11-21T10:00:00.000000001Z").nanosecond, 1);
+        // More than 9 digits are allowed; the extra ones are dropped.
+        let dt = valid("2024-11-21T10:00:00.1234567891234Z");
+        assert_eq!(dt.nanosecond, 123_456_789);
+        assert_eq!(dt.precision, Precision::Seconds);
+        assert_eq!(dt.unix_seconds(), chrono_unix(2024, 11, 21, 10, 0, 0));
+    }
+
+    #[test]
+    fn calendar_edges_are_valid() {
+        valid("2024-02-29");
+        valid("2000-02-29");
+        valid("2023-02-28");
+        valid("2024-04-30");
+        valid("2024-12-31T23:59:59Z");
+        valid("0001-01-01");
+        valid("9999-12-31T23:59:59+14:00");
+        valid("2024-01-01T00:00:00Z");
+        assert_eq!(valid("1970-01-01T00:00:00Z").unix_seconds(), 0, "the epoch");
+        assert_eq!(
+            valid("0001-01-01").unix_seconds(),
+            chrono_unix(1, 1, 1, 0, 0, 0)
+        );
+        assert_eq!(
+            valid("9999-12-31T23:59:59Z").unix_seconds(),
+            chrono_unix(9999, 12, 31, 23, 59, 59)
+        );
+    }
+
+    #[test]
+    fn every_day_of_some_years_agrees_with_chrono() {
+        for y in [1600, 1900, 1970, 2000, 2023, 2024, 2100] {
+            for m in 0..=13u32 {
+                for d in 0..=32u32 {
+                    let v = format!("{y:04}-{m:02}-{d:02}");
+                    let expected = NaiveDate::from_ymd_opt(y, m, d);
+                    match (parse(&v), expected) {
+                        (Verdict::Valid(dt), Some(_)) => {
+                            assert_eq!(dt.unix_seconds(), chrono_unix(y, m, d, 0, 0, 0), "{v}")
+                        }
+                        (Verdict::Invalid(ps), None) => {
+                            assert!(ps[0].range.start >= 5, "{v}: {ps:?}")
+                        }
+                        (other, e) => panic!("{v}: {other:?} but chrono says {e:?}"),
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn unix_seconds_of_partial_values() {
+        let (dt, _) = w3c_only("2024");
+        assert_eq!(dt.unix_seconds(), chrono_unix(2024, 1, 1, 0, 0, 0));
+        let (dt, _) = w3c_only("2024-05");
+        assert_eq!(dt.unix_seconds(), chrono_unix(2024, 5, 1, 0, 0, 0));
+        let (dt, _) = w3c_only("2005-06-03T04:20-08:00");
+        assert_eq!(dt.unix_seconds(), chrono_unix(2005, 6, 3, 12, 20, 0));
+        let (dt, _) = missing_tz("2024-11-21T10:00:00");
+        assert_eq!(dt.unix_seconds(), chrono_unix(2024, 11, 21, 10, 0, 0));
+    }
+
+    #[test]
+    fn unix_seconds_is_total_on_hand_built_values() {
+        let dt = W3cDateTime {
+            year: i32::MIN,
+            month: Some(u32::MAX),
+            day: Some(u32::MAX),
+            hour: Some(u32::MAX),
+            minute: Some(u32::MAX),
+            second: Some(u32::MAX),
+            nanosecond: u32::MAX,
+            offset_minutes: Some(i32::MIN),
+            precision: Precision::Seconds,
+        };
+        let _ = dt.unix_seconds();
+        let dt = W3cDateTime {
+            year: i32::MAX,
+            offset_minutes: Some(i32::MAX),
+            ..dt
+        };
+        let _ = dt.unix_seconds();
+    }
+
+    #[test]
+    fn verdict_accessors() {
+        assert!(parse("2024-11-21").problems().is_empty());
+        assert!(parse("2024-11-21").datetime().is_some());
+        assert_eq!(parse("2024").problems().len(), 1);
+        assert!(parse("2024").datetime().is_some());
+        assert_eq!(parse("2024-11-21T10:00:00").problems().len(), 1);
+        assert!(parse("2024/11/21").datetime().is_none());
+        assert_eq!(parse("2024/11/21").problems().len(), 1);
+    }
+
+    // ---- W3C-only (the XSD rejects them) -------------------------------
+
+    #[test]
+    fn year_only_is_w3c_only() {
+        let (dt, p) = w3c_only("2024");
+        assert_eq!(dt.precision, Precision::Year);
+        assert_eq!((dt.year, dt.month, dt.day), (2024, None, None));
+        assert_eq!(p.range, 0..4);
+        assert!(p.message.contains("XSD") && p.message.contains("xsd:date"));
+        help_has(&p, "`2024-01-01`");
+    }
+
+    #[test]
+    fn year_month_is_w3c_only() {
+        let (dt, p) = w3c_only("2024-05");
+        assert_eq!(dt.precision, Precision::YearMonth);
+        assert_eq!(dt.month, Some(5));
+        assert!(p.message.contains("XSD"));
+        help_has(&p, "`2024-05-01`");
+    }
+
+    #[test]
+    fn minutes_with_timezone_are_w3c_only() {
+        let v = "2005-06-03T04:20-08:00";
+        let (dt, p) = w3c_only(v);
+        assert_eq!(dt.precision, Precision::Minutes);
+        assert_eq!((dt.hour, dt.minute, dt.second), (Some(4), Some(20), None));
+        assert_eq!(dt.offset_minutes, Some(-480));
+        assert_eq!(&v[p.range.clone()], "04:20");
+        assert!(p.message.contains("xsd:dateTime"));
+        help_has(&p, "`2005-06-03T04:20:00-08:00`");
+        let (_, p) = w3c_only("2024-01-01T10:00Z");
+        help_has(&p, "`2024-01-01T10:00:00Z`");
+    }
+
+    // ---- missing timezone ----------------------------------------------
+
+    #[test]
+    fn seconds_without_timezone() {
+        let v = "2024-11-21T10:00:00";
+        let (dt, p) = missing_tz(v);
+        assert_eq!(dt.offset_minutes, None);
+        assert_eq!(dt.precision, Precision::Seconds);
+        assert_eq!(p.range, v.len() - 1..v.len());
+        assert!(p.message.contains("timezone") && p.message.contains("Google"));
+        help_has(&p, "`Z`");
+        help_has(&p, "`+00:00`");
+        help_has(&p, "`2024-11-21T10:00:00Z`");
+        let (dt, p) = missing_tz("2024-11-21T10:00:00.25");
+        assert_eq!(dt.nanosecond, 250_000_000);
+        help_has(&p, "`2024-11-21T10:00:00.25Z`");
+    }
+
+    #[test]
+    fn minutes_without_timezone_are_invalid() {
+        let p = first("2024-01-01T10:00", "0", &["`10:00`", "seconds", "timezone"]);
+        help_has(&p, "`2024-01-01T10:00:00+00:00`");
+    }
+
+    #[test]
+    fn timezone_after_date_is_invalid() {
+        let p = first(
+            "2024-01-01Z",
+            "Z",
+            &["W3C Datetime allows a timezone only after a time", "`Z`"],
+        );
+        help_has(&p, "`2024-01-01`");
+        help_has(&p, "`2024-01-01T00:00:00Z`");
+        let p = first("2024-01-01+02:00", "+02:00", &["only after a time"]);
+        help_has(&p, "`2024-01-01`");
+        help_has(&p, "`2024-01-01T00:00:00+02:00`");
+        first("2024-01-01-05:00", "-05:00", &["only after a time"]);
+        first("2024Z", "Z", &["only after a time"]);
+    }
+
+    // ---- impossible values ---------------------------------------------
+
+    #[test]
+    fn month_13() {
+        let p = first("2024-13-01", "13", &["month `13` does not exist"]);
+        help_has(&p, "`01` to `12`");
+        help_has(&p, "`2024-01-13`");
+        first("2024-00-10", "00", &["month `00` does not exist"]);
+        let p = first("2024-13", "13", &["month `13`"]);
+        assert!(!help(&p).contains("day"));
+    }
+
+    #[test]
+    fn february_29_outside_leap_years() {
+        let p = first(
+            "2023-02-29",
+            "29",
+            &["2023 is not a leap year: February has 28 days"],
+        );
+        help_has(&p, "`2023-02-28`");
+        first("1900-02-29", "29", &["1900 is not a leap year"]);
+        first("2100-02-29T10:00:00Z", "29", &["2100 is not a leap year"]);
+    }
+
+    #[test]
+    fn days_beyond_the_month() {
+        let p = first(
+            "2024-02-30",
+            "30",
+            &["day `30`", "February 2024 has 29 days"],
+        );
+        help_has(&p, "`2024-02-29`");
+        let p = first("2024-04-31", "31", &["day `31`", "April has 30 days"]);
+        help_has(&p, "`2024-04-30`");
+        first("2024-06-31", "31", &["June has 30 days"]);
+        first("2024-01-32", "32", &["day `32`", "January has 31 days"]);
+        first("2024-01-00", "00", &["day `00` does not exist"]);
+        let ps = invalid("2024-13-45");
+        assert_eq!(ps.len(), 2);
+        assert!(ps[1].message.contains("day `45`"));
+    }
+
+    #[test]
+    fn year_zero() {
+        let p = first("0000-01-01", "0000", &["year `0000`"]);
+        help_has(&p, "`0001`");
+        first("0000", "0000", &["year `0000`"]);
+    }
+
+    #[test]
+    fn impossible_clock_values() {
+        let p = first("2024-01-01T25:00:00Z", "25", &["hour `25` does not exist"]);
+        help_has(&p, "`00` to `23`");
+        let p = first(
+            "2024-01-01T10:61:00Z",
+            "61",
+            &["minute `61` does not exist"],
+        );
+        help_has(&p, "`00` to `59`");
+        let p = first(
+            "2024-01-01T10:00:60Z",
+            "60",
+            &["second `60`", "leap second"],
+        );
+        help_has(&p, "`59`");
+        first(
+            "2024-01-01T10:00:61Z",
+            "61",
+            &["second `61` does not exist"],
+        );
+        first("2024-01-01T10:60Z", "60", &["minute `60`"]);
+        first("2024-01-01T24:00:01Z", "24", &["hour `24` does not exist"]);
+    }
+
+    #[test]
+    fn midnight_24() {
+        let p = first(
+            "2024-11-21T24:00:00Z",
+            "24:00:00",
+            &["`24:00:00`", "XSD", "W3C"],
+        );
+        help_has(&p, "`00:00:00` of the next day");
+        help_has(&p, "`2024-11-22T00:00:00Z`");
+        let p = first("2024-12-31T24:00:00+01:00", "24:00:00", &[]);
+        help_has(&p, "`2025-01-01T00:00:00+01:00`");
+        let p = first("2024-02-28T24:00:00Z", "24:00:00", &[]);
+        help_has(&p, "`2024-02-29T00:00:00Z`");
+        let p = first("2023-02-28T24:00Z", "24:00", &[]);
+        help_has(&p, "`2023-03-01T00:00:00Z`");
+        first("2024-11-21T24:00:00.000Z", "24:00:00.000", &[]);
+        let p = first("9999-12-31T24:00:00Z", "24:00:00", &[]);
+        assert_eq!(help(&p), "use `00:00:00` of the next day");
+    }
+
+    #[test]
+    fn offsets_out_of_range() {
+        let p = first("2024-01-01T10:00:00+15:00", "+15:00", &["beyond ±14:00"]);
+        help_has(&p, "`-14:00` to `+14:00`");
+        first(
+            "2024-01-01T10:00:00-14:01",
+            "-14:01",
+            &["offset `-14:01`", "±14:00"],
+        );
+        first("2024-01-01T10:00:00+14:30", "+14:30", &["±14:00"]);
+        first("2024-01-01T10:00:00+01:75", "75", &["offset minutes `75`"]);
+        first("2024-01-01T10:00:00+99:00", "+99:00", &["±14:00"]);
+    }
+
+    #[test]
+    fn several_impossible_values_are_all_reported_in_order() {
+        let ps = invalid("2023-02-29T25:61:60+15:00");
+        let at: Vec<&str> = ps
+            .iter()
+            .map(|p| &"2023-02-29T25:61:60+15:00"[p.range.clone()])
+            .collect();
+        assert_eq!(at, ["29", "25", "61", "60", "+15:00"]);
+        assert!(ps.iter().all(|p| !help(p).contains("fixing every problem")));
+    }
+
+    #[test]
+    fn impossible_value_and_missing_timezone() {
+        let ps = invalid("2024-02-30T10:00:00");
+        assert_eq!(ps.len(), 2);
+        assert!(ps[0].message.contains("day `30`"));
+        assert!(ps[1].message.contains("no timezone"));
+    }
+
+    // ---- foreign formats -----------------------------------------------
+
+    #[test]
+    fn slash_separators() {
+        let p = first("2024/11/21", "2024/11/21", &["`/`", "`-`"]);
+        help_has(&p, "`2024-11-21`");
+        let p = first("2024.11.21", "2024.11.21", &["`.`"]);
+        help_has(&p, "`2024-11-21`");
+        let p = first("2024-11/21", "2024-11/21", &["`/`"]);
+        help_has(&p, "`2024-11-21`");
+        let p = first("2024/11", "2024/11", &["`/`"]);
+        help_has(&p, "`2024-11`");
+        let ps = invalid("2023/02/29");
+        assert_eq!(ps.len(), 2);
+        assert!(ps[1].message.contains("not a leap year"));
+        assert!(!help(&ps[0]).contains("2023-02-29`"));
+    }
+
+    #[test]
+    fn day_first_dates() {
+        let p = first("21/11/2024", "21/11/2024", &["day-first", "`DD/MM/YYYY`"]);
+        help_has(&p, "year-first `YYYY-MM-DD`");
+        help_has(&p, "`2024-11-21`");
+        let p = first("21-11-2024", "21-11-2024", &["day-first", "`DD-MM-YYYY`"]);
+        help_has(&p, "`2024-11-21`");
+        let p = first("21.11.2024", "21.11.2024", &["day-first"]);
+        help_has(&p, "`2024-11-21`");
+        let p = first("1/2/2024", "1/2/2024", &["ambiguous"]);
+        help_has(&p, "`2024-02-01`");
+        let p = first("5/5/2024", "5/5/2024", &["year last"]);
+        help_has(&p, "`2024-05-05`");
+    }
+
+    #[test]
+    fn month_first_dates() {
+        let p = first("11/21/2024", "11/21/2024", &["month-first", "`MM/DD/YYYY`"]);
+        help_has(&p, "year-first `YYYY-MM-DD`");
+        help_has(&p, "`2024-11-21`");
+        let p = first("11/2024", "11/2024", &["month-first", "`MM/YYYY`"]);
+        help_has(&p, "`2024-11`");
+        let p = first("11/21/2024 10:00:00", "11/21/2024", &["month-first"]);
+        help_has(&p, "`2024-11-21T10:00:00+00:00`");
+    }
+
+    #[test]
+    fn ambiguous_day_month_order() {
+        let p = first("01/02/2024", "01/02/2024", &["ambiguous"]);
+        help_has(&p, "`2024-02-01` if it is day-first");
+        help_has(&p, "`2024-01-02` if it is month-first");
+        let p = first(
+            "21/13/2024",
+            "21/13/2024",
+            &["neither `21` nor `13` is a month"],
+        );
+        help_has(&p, "`YYYY-MM-DD`");
+        assert_eq!(invalid("21/13/2024").len(), 1);
+    }
+
+    #[test]
+    fn space_between_date_and_time() {
+        let v = "2024-11-21 10:00:00";
+        let ps = invalid(v);
+        assert_eq!(&v[ps[0].range.clone()], " ");
+        assert!(ps[0].message.contains("separated by a space"));
+        help_has(&ps[0], "`T`");
+        help_has(&ps[0], "`2024-11-21T10:00:00+00:00`");
+        assert!(ps[1].message.contains("no timezone"));
+        let p = first("2024-11-21 10:00:00Z", " ", &["space"]);
+        help_has(&p, "`2024-11-21T10:00:00Z`");
+        let p = first("2024-11-21  10:00:00+01:00", "  ", &["space"]);
+        help_has(&p, "`2024-11-21T10:00:00+01:00`");
+    }
+
+    #[test]
+    fn space_and_no_seconds() {
+        let v = "2024-11-21 10:00";
+        let ps = invalid(v);
+        assert_eq!(ps.len(), 2);
+        assert_eq!(&v[ps[0].range.clone()], " ");
+        help_has(&ps[0], "`2024-11-21T10:00:00+00:00`");
+        assert!(ps[1].message.contains("neither seconds nor a timezone"));
+        assert_eq!(&v[ps[1].range.clone()], "0");
+    }
+
+    #[test]
+    fn missing_timezone_points_at_the_last_char_of_the_time() {
+        let v = "2024-11-21T10:00:00.125";
+        let (_, p) = missing_tz(v);
+        assert_eq!(p.range, 22..23);
+        let v = "2024-11-21T10:00";
+        assert_eq!(invalid(v)[0].range, 15..16);
+    }
+
+    #[test]
+    fn lowercase_t_and_z() {
+        let p = first("2024-11-21t10:00:00Z", "t", &["lowercase `t`"]);
+        help_has(&p, "`T`");
+        help_has(&p, "`2024-11-21T10:00:00Z`");
+        let p = first("2024-11-21T10:00:00z", "z", &["lowercase `z`"]);
+        help_has(&p, "`Z`");
+        help_has(&p, "`2024-11-21T10:00:00Z`");
+        let ps = invalid("2024-11-21t10:00:00z");
+        assert_eq!(ps.len(), 2);
+        help_has(&ps[0], "`2024-11-21T10:00:00Z`");
+    }
+
+    #[test]
+    fn offsets_without_colon_or_minutes() {
+        let p = first("2024-11-21T10:00:00+0100", "+0100", &["colon"]);
+        help_has(&p, "`+01:00`");
+        help_has(&p, "`2024-11-21T10:00:00+01:00`");
+        let p = first("2024-11-21T10:00:00-0530", "-0530", &["colon"]);
+        help_has(&p, "`2024-11-21T10:00:00-05:30`");
+        let p = first(
+            "2024-11-21T10:00:00+01",
+            "+01",
+            &["offset `+01` has no minutes"],
+        );
+        help_has(&p, "`+01:00`");
+        help_has(&p, "`2024-11-21T10:00:00+01:00`");
+        let p = first("2024-11-21T10:00:00+1", "+1", &["no minutes"]);
+        help_has(&p, "`2024-11-21T10:00:00+01:00`");
+        let p = first("2024-11-21T10:00:00+1:00", "1", &["not zero-padded"]);
+        help_has(&p, "`2024-11-21T10:00:00+01:00`");
+        let p = first("2024-11-21T10:00:00+100", "+100", &["`+hh:mm`"]);
+        assert!(!help(&p).contains("2024"));
+        first("2024-11-21T10:00:00+1500", "+1500", &["colon"]);
+        assert!(invalid("2024-11-21T10:00:00+1500")[1]
+            .message
+            .contains("±14:00"));
+    }
+
+    #[test]
+    fn timezone_names_and_spaces() {
+        let v = "2024-11-21T10:00:00 GMT";
+        let p = first(v, " GMT", &["`GMT`"]);
+        help_has(&p, "`2024-11-21T10:00:00Z`");
+        assert_eq!(invalid(v).len(), 1);
+        let p = first("2024-11-21T10:00:00UTC", "UTC", &["`UTC`"]);
+        help_has(&p, "`2024-11-21T10:00:00Z`");
+        let p = first("2024-11-21T10:00:00 EST", " EST", &["`EST`"]);
+        help_has(&p, "`2024-11-21T10:00:00-05:00`");
+        let p = first(
+            "2024-11-21T10:00:00 +01:00",
+            " ",
+            &["space before the timezone"],
+        );
+        help_has(&p, "`2024-11-21T10:00:00+01:00`");
+        let p = first("2024-11-21T10:00:00 Z", " ", &["space"]);
+        help_has(&p, "`2024-11-21T10:00:00Z`");
+    }
+
+    #[test]
+    fn iso_basic_format() {
+        let p = first("20241121", "20241121", &["basic format"]);
+        help_has(&p, "`2024-11-21`");
+        let v = "20241121T100000Z";
+        let ps = invalid(v);
+        assert_eq!(&v[ps[0].range.clone()], "20241121");
+        help_has(&ps[0], "`2024-11-21T10:00:00Z`");
+        assert_eq!(&v[ps[1].range.clone()], "100000");
+        assert!(ps[1].message.contains("basic format"));
+        let p = first("2024-11-21T1000Z", "1000", &["basic format"]);
+        help_has(&p, "`2024-11-21T10:00Z`");
+        let p = first("20241121T100000+0100", "20241121", &[]);
+        help_has(&p, "`2024-11-21T10:00:00+01:00`");
+        let ps = invalid("20241321");
+        assert!(ps.iter().any(|p| p.message.contains("month `13`")));
+    }
+
+    #[test]
+    fn missing_zero_padding() {
+        let p = first("2025-8-10", "8", &["month `8`", "not zero-padded"]);
+        help_has(&p, "`2025-08-10`");
+        let p = first("2025-08-1", "1", &["day `1`", "not zero-padded"]);
+        help_has(&p, "`2025-08-01`");
+        let v = "2024-1-5T10:00:00Z";
+        let ps = invalid(v);
+        assert_eq!(ps.len(), 2);
+        assert_eq!(&v[ps[0].range.clone()], "1");
+        assert_eq!(&v[ps[1].range.clone()], "5");
+        help_has(&ps[0], "`2024-01-05T10:00:00Z`");
+        let p = first("2024-11-21T9:05:03Z", "9", &["hour `9`"]);
+        help_has(&p, "`2024-11-21T09:05:03Z`");
+        let p = first("2024-1", "1", &["month `1`"]);
+        help_has(&p, "`2024-01`");
+        let p = first("2024-011-21", "011", &["exactly 2 digits"]);
+        help_has(&p, "`2024-11-21`");
+        first("2024-123-21", "123", &["exactly 2 digits"]);
+        let p = first("2024-1-32", "1", &[]);
+        assert!(!help(&p).contains("`2024-"));
+    }
+
+    #[test]
+    fn time_without_date() {
+        let p = first("T10:00:00", "T10:00:00", &["without a date"]);
+        help_has(&p, "`YYYY-MM-DDThh:mm:ssTZD`");
+        first("10:00", "10:00", &["without a date"]);
+        first("10:00:00Z", "10:00:00Z", &["without a date"]);
+        first("t10:00", "t10:00", &["without a date"]);
+        first("9:30", "9:30", &["without a date"]);
+    }
+
+    #[test]
+    fn empty_value() {
+        let ps = invalid("");
+        assert_eq!(ps.len(), 1);
+        assert_eq!(ps[0].range, 0..0);
+        assert_eq!(ps[0].message, "`lastmod` is empty");
+        assert!(ps[0].help.is_some());
+    }
+
+    #[test]
+    fn unix_timestamps() {
+        let p = first("1700000000", "1700000000", &["Unix timestamp", "seconds"]);
+        help_has(&p, "`2023-11-14T22:13:20Z`");
+        let p = first("1700000000123", "1700000000123", &["milliseconds"]);
+        help_has(&p, "`2023-11-14T22:13:20Z`");
+        let p = first("999999999", "999999999", &["Unix timestamp"]);
+        help_has(&p, "`2001-09-09T01:46:39Z`");
+        let p = first("99999999999", "99999999999", &["Unix timestamp"]);
+        help_has(&p, "`5138-11-16T09:46:39Z`");
+    }
+
+    #[test]
+    fn rfc_2822_and_http_dates() {
+        let v = "Thu, 21 Nov 2024 10:00:00 GMT";
+        let p = first(v, v, &["RFC 2822/HTTP-style date"]);
+        help_has(&p, "`YYYY-MM-DD`");
+        help_has(&p, "`2024-11-21T10:00:00Z`");
+        let p = first("Nov 21, 2024", "Nov 21, 2024", &["RFC 2822/HTTP-style"]);
+        help_has(&p, "`2024-11-21`");
+        let p = first(
+            "Thu, 21 Nov 2024 10:00:00 +0100",
+            "Thu, 21 Nov 2024 10:00:00 +0100",
+            &[],
+        );
+        help_has(&p, "`2024-11-21T10:00:00+01:00`");
+        let p = first(
+            "Thu, 21 Nov 2024 10:00:00 -0800",
+            "Thu, 21 Nov 2024 10:00:00 -0800",
+            &[],
+        );
+        help_has(&p, "`2024-11-21T10:00:00-08:00`");
+        let p = first("21 November 2024", "21 November 2024", &["RFC 2822"]);
+        help_has(&p, "`2024-11-21`");
+        let p = first("September 5, 2024", "September 5, 2024", &[]);
+        help_has(&p, "`2024-09-05`");
+        let p = first("Thu Nov 21 10:00:00 2024", "Thu Nov 21 10:00:00 2024", &[]);
+        help_has(&p, "`2024-11-21T10:00:00+00:00`");
+        help_has(&p, "assuming UTC");
+        let p = first("2024-Nov-21", "2024-Nov-21", &["month as a name", "`Nov`"]);
+        help_has(&p, "`2024-11-21`");
+        // Not convertible: 2-digit year, impossible day.
+        let p = first(
+            "Thursday, 21-Nov-24 10:00:00 GMT",
+            "Thursday, 21-Nov-24 10:00:00 GMT",
+            &["RFC 2822"],
+        );
+        assert_eq!(help(&p), format!("write {FORMS}"));
+        let p = first("Feb 30, 2024", "Feb 30, 2024", &["RFC 2822"]);
+        assert_eq!(help(&p), format!("write {FORMS}"));
+    }
+
+    #[test]
+    fn wrong_year_lengths() {
+        let p = first("24-11-21", "24-11-21", &["no 4-digit year"]);
+        help_has(&p, "`YYYY-MM-DD`");
+        let p = first("24", "24", &["year `24`", "2 digits"]);
+        help_has(&p, "`2024`");
+        first("20245-01-01", "20245", &["year `20245` has 5 digits"]);
+        first("202-01-01", "202", &["year `202` has 3 digits"]);
+        first("2", "2", &["has 1 digit"]);
+        first("2-01-01", "2-01-01", &["no 4-digit year"]);
+        let p = first("02024-01-01", "02024", &["exactly 4 digits"]);
+        help_has(&p, "`2024-01-01`");
+        let long = "9".repeat(50);
+        let p = first(&long, &long, &["has 50 digits"]);
+        assert!(p.message.contains('…'));
+    }
+
+    #[test]
+    fn trailing_garbage() {
+        let p = first("2024-11-21abc", "abc", &["unexpected `abc` after the date"]);
+        help_has(&p, "`2024-11-21`");
+        let p = first("2024-11-21T10:00:00Zabc", "abc", &["after the timezone"]);
+        help_has(&p, "`2024-11-21T10:00:00Z`");
+        let p = first(
+            "2024-11-21T10:00:00+01:00[Europe/Paris]",
+            "[Europe/Paris]",
+            &["after the timezone"],
+        );
+        help_has(&p, "`2024-11-21T10:00:00+01:00`");
+        let p = first("2024-11-21T", "T", &["unexpected `T`"]);
+        help_has(&p, "add a time");
+        first("2024-", "-", &["unexpected `-`"]);
+        first("2024-11-21T10:00:00Z ", " ", &["unexpected"]);
+        first("2024-11-21T10:00:00+01:00:00", ":00", &["unexpected"]);
+    }
+
+    #[test]
+    fn bad_fractions() {
+        let p = first("2024-11-21T10:00:00.Z", ".", &["no digits"]);
+        help_has(&p, "`2024-11-21T10:00:00Z`");
+        let p = first("2024-11-21T10:00:00.", ".", &["no digits"]);
+        help_has(&p, "`2024-11-21T10:00:00+00:00`");
+        let p = first("2024-11-21T10:00:00,5Z", ",5", &["decimal comma"]);
+        help_has(&p, "`.5`");
+        help_has(&p, "`2024-11-21T10:00:00.5Z`");
+        let p = first(
+            "2024-11-21T10:00.5Z",
+            ".5",
+            &["fraction `.5` after minutes"],
+        );
+        help_has(&p, "`hh:mm:ss.s`");
+        assert_eq!(invalid("2024-11-21T10:00.5Z").len(), 1);
+        first("2024-11-21T10:00,5Z", ",5", &["after minutes"]);
+    }
+
+    #[test]
+    fn incomplete_times() {
+        let p = first("2024-11-21T10Z", "10", &["no minutes"]);
+        help_has(&p, "`2024-11-21T10:00Z`");
+        let ps = invalid("2024-11-21T10");
+        assert_eq!(ps.len(), 2);
+        help_has(&ps[0], "`2024-11-21T10:00:00+00:00`");
+        first("2024-11-21T10:Z", "10:", &["no minutes"]);
+        first("2024-05T10:00Z", "T", &["full date"]);
+        first("2024-11-21T123Z", "123", &["`hh:mm:ss`"]);
+    }
+
+    #[test]
+    fn generic_garbage() {
+        for v in [
+            "hello",
+            "-2024-01-01",
+            "+2024",
+            "now",
+            "?",
+            "T",
+            "Z",
+            "yesterday",
+        ] {
+            let ps = invalid(v);
+            assert_eq!(ps.len(), 1, "{v}");
+            assert_eq!(ps[0].range, 0..v.len(), "{v}");
+            help_has(&ps[0], "`YYYY-MM-DD`");
+        }
+    }
+
+    #[test]
+    fn non_ascii_characters() {
+        let v = "2024\u{2010}11\u{2010}21";
+        let p = first(v, "\u{2010}", &["U+2010", "ASCII"]);
+        help_has(&p, "`-`");
+        help_has(&p, "`2024-11-21`");
+        let v = "２０２４-11-21";
+        let p = first(v, "２", &["U+FF12"]);
+        help_has(&p, "`2024-11-21`");
+        let v = "\u{FEFF}2024-11-21";
+        let p = first(v, "\u{FEFF}", &["U+FEFF"]);
+        help_has(&p, "invisible");
+        help_has(&p, "`2024-11-21`");
+        let v = "2024-11-21\u{00A0}10:00:00Z";
+        let p = first(v, "\u{00A0}", &["U+00A0"]);
+        help_has(&p, "`T`");
+        let v = "2024年11月21日";
+        let p = first(v, "年", &[]);
+        assert_eq!(invalid(v).len(), 1);
+        assert!(!help(&p).contains("`2024"));
+        first("2024-11-21T10:00:00Zé", "é", &["U+00E9"]);
+        first("é", "é", &[]);
+    }
+
+    // ---- properties ----------------------------------------------------
+
+    /// Checks the invariants every verdict must satisfy.
+    fn check_invariants(v: &str, verdict: &Verdict) {
+        let ps = verdict.problems();
+        if let Verdict::Invalid(ps) = verdict {
+            assert!(!ps.is_empty(), "{v:?}");
+        }
+        for p in ps {
+            if v.is_empty() {
+                assert_eq!(p.range, 0..0);
+            } else {
+                assert!(p.range.start < p.range.end, "{v:?}: empty range {p:?}");
+                assert!(p.range.end <= v.len(), "{v:?}: {p:?}");
+                assert!(v.is_char_boundary(p.range.start), "{v:?}: {p:?}");
+                assert!(v.is_char_boundary(p.range.end), "{v:?}: {p:?}");
+            }
+            let first_char = p.message.chars().next().expect("a message");
+            assert!(!first_char.is_ascii_uppercase(), "{v:?}: {p:?}");
+            assert!(!p.message.ends_with('.'), "{v:?}: {p:?}");
+            let h = p.help.as_deref().expect("every problem has a help");
+            assert!(!h.is_empty() && !h.ends_with('.'), "{v:?}: {p:?}");
+            // Lowercase start, unless the first word is an acronym (`W3C`, `UTC`).
+            let word = h.split(' ').next().unwrap_or("");
+            let acronym = word.len() > 1
+                && word
+                    .chars()
+                    .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit());
+            assert!(
+                acronym || !h.starts_with(|c: char| c.is_ascii_uppercase()),
+                "{v:?}: {p:?}"
+            );
+            // Every concrete value suggested in a help is itself acceptable.
+            for (i, token) in h.split('`').enumerate() {
+                let concrete = i % 2 == 1
+                    && token.len() >= 7
+                    && token.as_bytes()[..4].iter().all(u8::is_ascii_digit)
+                    && token.as_bytes()[4] == b'-';
+                if concrete {
+                    assert!(
+                        matches!(parse(token), Verdict::Valid(_) | Verdict::W3cOnly(..)),
+                        "{v:?}: suggestion {token:?} is not valid: {:?}",
+                        parse(token)
+                    );
+                }
+            }
+        }
+        match verdict {
+            Verdict::Valid(dt) => check_faithful(v, dt),
+            Verdict::W3cOnly(dt, p) | Verdict::MissingTimezone(dt, p) => {
+                check_faithful(v, dt);
+                let h = help(p);
+                let fixed = h.rsplit('`').nth(1).expect("a corrected value");
+                assert!(
+                    matches!(parse(fixed), Verdict::Valid(_)),
+                    "{v:?} -> {fixed:?}"
+                );
+            }
+            Verdict::Invalid(_) => {}
+        }
+    }
+
+    /// The fields of a parsed value spell the value again, and are in range.
+    fn check_faithful(v: &str, dt: &W3cDateTime) {
+        let mut s = format!("{:04}", dt.year);
+        if let Some(m) = dt.month {
+            s += &format!("-{m:02}");
+        }
+        if let Some(d) = dt.day {
+            s += &format!("-{d:02}");
+        }
+        if let (Some(h), Some(mi)) = (dt.hour, dt.minute) {
+            s += &format!("T{h:02}:{mi:02}");
+        }
+        if let Some(sec) = dt.second {
+            s += &format!(":{sec:02}");
+        }
+        assert!(v.starts_with(&s), "{v:?} vs {s:?} from {dt:?}");
+        let rest = &v[s.len()..];
+        let tz_len = match dt.offset_minutes {
+            None => 0,
+            Some(_) if rest.ends_with('Z') => 1,
+            Some(_) => 6,
+        };
+        let (frac, tz) = rest.split_at(rest.len() - tz_len);
+        assert!(
+            frac.is_empty() || (frac.len() > 1 && frac.starts_with('.')),
+            "{v:?}"
+        );
+        if let Some(off) = dt.offset_minutes {
+            if tz != "Z" {
+                assert_eq!(
+                    tz,
+                    format!(
+                        "{}{:02}:{:02}",
+                        if tz.starts_with('-') { '-' } else { '+' },
+                        off.unsigned_abs() / 60,
+                        off.unsigned_abs() % 60
+                    ),
+                    "{v:?}"
+                );
+            }
+            assert!(off.unsigned_abs() <= 840, "{v:?}");
+        }
+        let date = NaiveDate::from_ymd_opt(dt.year, dt.month.unwrap_or(1), dt.day.unwrap_or(1));
+        assert!(date.is_some() && dt.year >= 1, "{v:?}");
+        assert!(
+            dt.hour.unwrap_or(0) < 24 && dt.minute.unwrap_or(0) < 60 && dt.second.unwrap_or(0) < 60
+        );
+        let expected = chrono_unix(
+            dt.year,
+            dt.month.unwrap_or(1),
+            dt.day.unwrap_or(1),
+            dt.hour.unwrap_or(0),
+            dt.minute.unwrap_or(0),
+            dt.second.unwrap_or(0),
+        ) - i64::from(dt.offset_minutes.unwrap_or(0)) * 60;
+        assert_eq!(dt.unix_seconds(), expected, "{v:?}");
+    }
+
+    #[test]
+    fn invariants_hold_for_all_listed_cases() {
+        let cases = [
+            "",
+            "2024",
+            "2024-05",
+            "2024-11-21",
+            "2024-11-21T10:00:00Z",
+            "2024-11-21T10:00Z",
+            "2024-11-21T10:00:00",
+            "2024-11-21T10:00",
+            "2024-01-01Z",
+            "2024-13-01",
+            "2023-02-29",
+            "2024-02-30",
+            "2024-04-31",
+            "2024-01-00",
+            "2024-01-01T25:00:00Z",
+            "2024-11-21T24:00:00Z",
+            "2024-01-01T10:61:00Z",
+            "2024-01-01T10:00:60Z",
+            "2024-01-01T10:00:00+15:00",
+            "2024/11/21",
+            "21/11/2024",
+            "21-11-2024",
+            "11/21/2024",
+            "2024-11-21 10:00:00",
+            "2024-11-21t10:00:00",
+            "2024-11-21T10:00:00+0100",
+            "2024-11-21T10:00:00+01",
+            "2024-11-21T10:00:00z",
+            "20241121",
+            "20241121T100000Z",
+            "2025-8-10",
+            "2025-08-1",
+            "2024-1-5T10:00:00",
+            "T10:00:00",
+            "10:00",
+            "1700000000",
+            "Thu, 21 Nov 2024 10:00:00 GMT",
+            "Nov 21, 2024",
+            "24",
+            "20245",
+            "2024-11-21abc",
+            "2024-11-21T10:00:00.Z",
+            "2024-11-21T10:00:00,5Z",
+            "1/2/2024",
+            "31/02/2024",
+            "02/31/2024",
+            "13/13/2024",
+        ];
+        for v in cases {
+            check_invariants(v, &parse(v));
+        }
+    }
+
+    fn env_number<T: std::str::FromStr>(name: &str) -> Option<T> {
+        std::env::var(name).ok()?.parse().ok()
+    }
+
+    /// A tiny deterministic generator (xorshift) for mutation fuzzing.
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+        fn below(&mut self, n: usize) -> usize {
+            (self.next() % n as u64) as usize
+        }
+    }
+
+    #[test]
+    fn mutation_fuzz_never_panics_and_keeps_invariants() {
+        let seeds = [
+            "2024-11-21T10:20:30.5+01:00",
+            "2024-02-29",
+            "2005-06-03T04:20-08:00",
+            "2024",
+            "2024-05",
+            "21/11/2024 10:00:00",
+            "Thu, 21 Nov 2024 10:00:00 GMT",
+            "20241121T100000Z",
+            "1700000000",
+        ];
+        let alphabet: Vec<char> = "0123456789012345-:TZtz+.,/ 9-:T\u{2010}é２年\u{FEFF}ABCNov"
+            .chars()
+            .collect();
+        // W3C_FUZZ_ITERS=n (and W3C_FUZZ_SEED) run a longer search.
+        let iters = env_number("W3C_FUZZ_ITERS").unwrap_or(30_000);
+        let mut rng = Rng(env_number("W3C_FUZZ_SEED").unwrap_or(0x9E37_79B9_7F4A_7C15));
+        let mut valid_count = 0;
+        for _ in 0..iters {
+            let mut chars: Vec<char> = seeds[rng.below(seeds.len())].chars().collect();
+            for _ in 0..=rng.below(3) {
+                let c = alphabet[rng.below(alphabet.len())];
+                match rng.below(3) {
+                    0 if !chars.is_empty() => {
+                        let i = rng.below(chars.len());
+                        chars[i] = c;
+                    }
+                    1 if !chars.is_empty() => {
+                        chars.remove(rng.below(chars.len()));
+                    }
+                    _ => {
+                        let i = rng.below(chars.len() + 1);
+                        chars.insert(i, c);
+                    }
+                }
+            }
+            let v: String = chars.into_iter().collect();
+            let verdict = parse(&v);
+            if matches!(verdict, Verdict::Valid(_)) {
+                valid_count += 1;
+            }
+            check_invariants(&v, &verdict);
+        }
+        assert!(
+            valid_count > iters / 300,
+            "the fuzzer should hit valid values too"
+        );
+    }
+
+    #[test]
+    fn random_ascii_never_panics() {
+        let mut rng = Rng(env_number("W3C_FUZZ_SEED").unwrap_or(12345));
+        for _ in 0..env_number("W3C_FUZZ_ITERS").unwrap_or(20_000) {
+            let len = rng.below(30);
+            let v: String = (0..len)
+                .map(|_| char::from(b" !+,-./0123456789:TZtzGMTNovMon"[rng.below(31)]))
+                .collect();
+            check_invariants(&v, &parse(&v));
+        }
+    }
+
+    #[test]
+    fn long_values_do_not_overflow() {
+        let long_digits = "9".repeat(10_000);
+        check_invariants(&long_digits, &parse(&long_digits));
+        let v = format!("2024-11-21T10:00:00.{}Z", "9".repeat(10_000));
+        assert_eq!(valid(&v).nanosecond, 999_999_999);
+        let v = format!("2024-11-21T10:00:00+{}", "9".repeat(100));
+        check_invariants(&v, &parse(&v));
+        let v = format!("2024-{}-21", "9".repeat(100));
+        check_invariants(&v, &parse(&v));
+        let v = format!("2024-11-21{}", "x".repeat(1000));
+        let ps = invalid(&v);
+        assert!(ps[0].message.chars().count() < 100);
+    }
+}
