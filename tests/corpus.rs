@@ -2,7 +2,8 @@
 //! the `.expected` file beside it), its `pass_*` fixtures must not; `corpus/cases/` files are
 //! whole-sitemap cases compared the same way.
 //!
-//! Update the expected files after a reviewed change with `UPDATE_EXPECT=1 cargo test --test corpus`.
+//! Update the expected files after a reviewed change with `UPDATE_EXPECT=1 cargo test --test corpus`
+//! (or `UPDATE_EXPECT=rule-a,rule-b` for some rule folders only, `UPDATE_EXPECT=cases` for the cases).
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -44,10 +45,28 @@ fn rendered(report: FileReport) -> String {
     String::from_utf8(out).unwrap()
 }
 
-/// Compares `actual` with `<fixture>.expected`, or rewrites it under UPDATE_EXPECT=1.
+/// Whether UPDATE_EXPECT asks to rewrite this fixture's expected output: `1` (or `all`) rewrites
+/// every one, a comma-separated list of rule names (or `cases`) only those folders.
+fn update_requested(fixture: &Path) -> bool {
+    let Some(v) = std::env::var_os("UPDATE_EXPECT") else {
+        return false;
+    };
+    let v = v.to_string_lossy();
+    if v == "1" || v == "all" {
+        return true;
+    }
+    let folder = fixture
+        .parent()
+        .and_then(|p| p.file_name())
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    v.split(',').any(|name| name.trim() == folder)
+}
+
+/// Compares `actual` with `<fixture>.expected`, or rewrites it when asked (see `update_requested`).
 fn compare(fixture: &Path, actual: &str, failures: &mut Vec<String>) {
     let expected_path = PathBuf::from(format!("{}.expected", fixture.display()));
-    if std::env::var_os("UPDATE_EXPECT").is_some() {
+    if update_requested(fixture) {
         fs::write(&expected_path, actual).unwrap();
         return;
     }
