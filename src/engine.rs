@@ -254,9 +254,18 @@ fn run(name: &str, bytes: &Bytes, settings: &Settings) -> (SourceFile, Vec<Diagn
             }
             _ => &r::xml_declaration::META,
         };
-        out.push(
-            Diagnostic::new(meta, p.range.clone(), p.message.clone()).with_help_opt(p.help.clone()),
-        );
+        // Whitespace is invisible when underlined: point at the declaration it displaces.
+        let leading = p.kind == xml_decl::ProblemKind::LeadingWhitespace;
+        let span = if leading {
+            prolog.skip..(prolog.skip + 5).min(text.len())
+        } else {
+            p.range.clone()
+        };
+        let mut d = Diagnostic::new(meta, span, p.message.clone()).with_help_opt(p.help.clone());
+        if leading {
+            d = d.with_label("must be the first thing in the file");
+        }
+        out.push(d);
     }
 
     let parsed = crate::xml::check(&text, prolog.skip, &mut out);

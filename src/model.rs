@@ -50,7 +50,7 @@ impl<'a> Element<'a> {
         let span = range.start + base..range.end + base;
         let name_start = range.start + 1;
         let name_len = text
-            .get(name_start..)
+            .get(name_start + base..)
             .unwrap_or("")
             .bytes()
             .take_while(|&b| !matches!(b, b' ' | b'\t' | b'\r' | b'\n' | b'/' | b'>'))

@@ -1,0 +1,149 @@
+//! Agreement with xmllint over ../shared/corpus (real sitemaps and peers' fixtures): no panic on any
+//! file; every file the official XSDs reject (or that is not XML) gets at least one error; files they
+//! accept get no error. Each disagreement is listed, with its reason, in
+//! `tests/shared_corpus_expectations.tsv`, and the list must match exactly (no stale entries).
+//!
+//! The corpus sits beside the project root; on a user's clone it is absent and the test prints a
+//! notice and passes, but with `CI=true` its absence is a failure.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use sitemap_lint::{check_reader, Settings, Severity};
+
+fn shared_corpus() -> Option<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
+    if dir.join("MANIFEST.tsv").is_file() {
+        return Some(dir);
+    }
+    if std::env::var("CI").is_ok_and(|v| v == "true") {
+        panic!("../shared/corpus is missing, and CI=true forbids skipping");
+    }
+    println!("notice: ../shared/corpus not found; skipping the shared-corpus agreement test");
+    None
+}
+
+/// How sitemap-lint's verdict differs from xmllint's for one file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Disagreement {
+    /// The official XSDs accept the file; sitemap-lint reports an error.
+    ErrorOnXsdValid,
+    /// The official XSDs reject the file (or it is not XML); sitemap-lint reports no error.
+    NoErrorOnXsdInvalid,
+}
+
+impl Disagreement {
+    fn parse(s: &str) -> Disagreement {
+        match s {
+            "error-on-xsd-valid" => Disagreement::ErrorOnXsdValid,
+            "no-error-on-xsd-invalid" => Disagreement::NoErrorOnXsdInvalid,
+            other => panic!("unknown disagreement kind `{other}` in the expectations file"),
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Disagreement::ErrorOnXsdValid => "error-on-xsd-valid",
+            Disagreement::NoErrorOnXsdInvalid => "no-error-on-xsd-invalid",
+        }
+    }
+}
+
+#[test]
+fn agrees_with_xmllint_on_the_shared_corpus() {
+    let Some(dir) = shared_corpus() else { return };
+    let manifest = fs::read_to_string(dir.join("MANIFEST.tsv")).unwrap();
+    let expectations_path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/shared_corpus_expectations.tsv");
+    let expectations_text = fs::read_to_string(&expectations_path).unwrap();
+    let mut expected: BTreeMap<String, (Disagreement, String)> = BTreeMap::new();
+    for line in expectations_text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let mut cols = line.splitn(3, '\t');
+        let (Some(file), Some(kind), Some(reason)) = (cols.next(), cols.next(), cols.next()) else {
+            panic!("expectations line needs file<TAB>kind<TAB>reason: {line}");
+        };
+        assert!(
+            !reason.trim().is_empty(),
+            "{file}: a listed disagreement needs a reason"
+        );
+        expected.insert(
+            file.to_string(),
+            (Disagreement::parse(kind), reason.to_string()),
+        );
+    }
+
+    let mut actual: BTreeMap<String, (Disagreement, String)> = BTreeMap::new();
+    let mut failures = Vec::new();
+    let (mut files, mut agree) = (0usize, 0usize);
+    for row in manifest.lines().skip(1) {
+        let cols: Vec<&str> = row.split('\t').collect();
+        let (file, verdict) = (cols[0], cols[7]);
+        files += 1;
+        let bytes = fs::read(dir.join(file)).unwrap();
+        let name = file.rsplit('/').next().unwrap();
+        let report = check_reader(name, &bytes[..], &Settings::default()).unwrap();
+        if report.internal_error() {
+            failures.push(format!(
+                "{file}: internal error (panic) {:?}",
+                report.diagnostics[0].notes
+            ));
+            continue;
+        }
+        let errors: Vec<String> = report
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .map(|d| {
+                let p = report.source.position(d.primary.span.start);
+                format!("{}:{}: {} [{}]", p.line, p.column, d.message, d.rule.name)
+            })
+            .collect();
+        let xsd_valid = verdict == "valid";
+        match (xsd_valid, errors.is_empty()) {
+            (true, false) => {
+                actual.insert(
+                    file.to_string(),
+                    (Disagreement::ErrorOnXsdValid, errors[0].clone()),
+                );
+            }
+            (false, true) => {
+                actual.insert(
+                    file.to_string(),
+                    (Disagreement::NoErrorOnXsdInvalid, verdict.to_string()),
+                );
+            }
+            _ => agree += 1,
+        }
+    }
+    for (file, (kind, detail)) in &actual {
+        match expected.get(file) {
+            Some((k, _)) if k == kind => {}
+            _ => failures.push(format!(
+                "{file}: unlisted disagreement {} ({detail}); fix sitemap-lint, or list it with a reason",
+                kind.name()
+            )),
+        }
+    }
+    for (file, (kind, reason)) in &expected {
+        if !actual.contains_key(file) {
+            failures.push(format!(
+                "{file}: listed as {} ({reason}) but sitemap-lint now agrees with xmllint: remove the line",
+                kind.name()
+            ));
+        }
+    }
+    println!(
+        "shared corpus: {files} files, {agree} agree with xmllint, {} listed disagreements",
+        actual.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} problem(s):\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
