@@ -71,16 +71,24 @@ impl Settings {
     }
 }
 
-/// Checks a file on disk. I/O errors (missing, unreadable, a directory) are returned, not reported
-/// as diagnostics.
+/// Checks a file on disk. I/O problems (missing, unreadable, a directory, a FIFO or device) are
+/// returned as errors, not reported as diagnostics: they are about the tool's use, not the input.
 pub fn check_path(
     path: &std::path::Path,
     name: &str,
     settings: &Settings,
 ) -> std::io::Result<FileReport> {
-    let file = std::fs::File::open(path)?;
-    if file.metadata()?.is_dir() {
+    // Look before opening: opening a FIFO blocks until a writer appears, and a device such as
+    // /dev/zero never ends.
+    let meta = std::fs::metadata(path)?;
+    if meta.is_dir() {
         return Err(std::io::Error::other("is a directory"));
     }
+    if !meta.is_file() {
+        return Err(std::io::Error::other(
+            "not a regular file (a FIFO, socket or device); pipe it to `sitemap-lint check -` instead",
+        ));
+    }
+    let file = std::fs::File::open(path)?;
     check_reader(name, file, settings)
 }
