@@ -552,8 +552,10 @@ impl<'a> Checker<'a> {
     }
 
     fn push(&mut self, kind: ProblemKind, range: Range<usize>, issue: Issue) {
-        debug_assert!(range.start < range.end && range.end <= self.v.len());
-        self.findings.push(Finding { kind, range, issue });
+        // Every range is non-empty by construction; never let a slip become a panic later.
+        if range.start < range.end && range.end <= self.v.len() {
+            self.findings.push(Finding { kind, range, issue });
+        }
     }
 
     /// Records a character-level finding, merging it into the previous one when that is of the
