@@ -45,7 +45,8 @@ pub struct Element<'a> {
 }
 
 impl<'a> Element<'a> {
-    fn new(node: Node<'a, 'a>, base: usize, text: &str) -> Self {
+    /// Wraps `node` of a document parsed from `text[base..]`.
+    pub fn new(node: Node<'a, 'a>, base: usize, text: &str) -> Self {
         let range = node.range();
         let span = range.start + base..range.end + base;
         let name_start = range.start + 1;
@@ -62,12 +63,87 @@ impl<'a> Element<'a> {
         }
     }
 
+    /// The prefix of the name as written (`image` for `image:image`), if any.
+    pub fn prefix<'s>(&self, source: &'s str) -> Option<&'s str> {
+        self.qualified_name(source)
+            .split_once(':')
+            .map(|(prefix, _)| prefix)
+    }
+
+    /// The attributes of the start tag as written, namespace declarations included, in order.
+    pub fn raw_attributes(&self, source: &str) -> Vec<RawAttribute> {
+        let mut out = Vec::new();
+        let Some(tag) = source.get(self.name_span.end..self.span.end) else {
+            return out;
+        };
+        let bytes = tag.as_bytes();
+        let at = |i: usize| self.name_span.end + i;
+        let skip_space = |mut i: usize| {
+            while bytes
+                .get(i)
+                .is_some_and(|&b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
+            {
+                i += 1;
+            }
+            i
+        };
+        let mut i = 0;
+        loop {
+            i = skip_space(i);
+            if matches!(bytes.get(i), None | Some(b'>' | b'/')) {
+                break;
+            }
+            let name_start = i;
+            while bytes
+                .get(i)
+                .is_some_and(|&b| !matches!(b, b' ' | b'\t' | b'\r' | b'\n' | b'='))
+            {
+                i += 1;
+            }
+            let name_end = i;
+            i = skip_space(i);
+            if bytes.get(i) != Some(&b'=') {
+                break;
+            }
+            i = skip_space(i + 1);
+            let quote = match bytes.get(i) {
+                Some(&q @ (b'"' | b'\'')) => q,
+                _ => break,
+            };
+            let value_start = i + 1;
+            let Some(len) = tag[value_start..].find(char::from(quote)) else {
+                break;
+            };
+            i = value_start + len + 1;
+            out.push(RawAttribute {
+                name: at(name_start)..at(name_end),
+                value: at(value_start)..at(value_start + len),
+                whole: at(name_start)..at(i),
+            });
+        }
+        out
+    }
+}
+
+/// An attribute of a start tag as written in the source (see [`Element::raw_attributes`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RawAttribute {
+    /// The qualified name (`xmlns:image`, `priority`).
+    pub name: Range<usize>,
+    /// The value between the quotes, as written (entities not expanded).
+    pub value: Range<usize>,
+    /// Name, `=` and the quoted value.
+    pub whole: Range<usize>,
+}
+
+impl<'a> Element<'a> {
     pub fn local_name(&self) -> &'a str {
         self.node.tag_name().name()
     }
 
+    /// The namespace URI; `None` for no namespace (`xmlns=""` included).
     pub fn namespace(&self) -> Option<&'a str> {
-        self.node.tag_name().namespace()
+        self.node.tag_name().namespace().filter(|ns| !ns.is_empty())
     }
 
     /// The name as written (`image:image`, `loc`).
@@ -252,21 +328,29 @@ impl Field {
 /// How an element child of an entry was classified.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ChildKind {
-    /// `loc`, `lastmod`, `changefreq`, `priority` in the sitemap namespace.
+    /// `loc`, `lastmod`, `changefreq`, `priority` in the sitemap namespace (see [`Child`]).
     Field(Field),
     /// Another name in the sitemap namespace.
     Unknown,
-    /// An element of another namespace (an extension such as `image:image`), or of no namespace when
-    /// the sitemap namespace is set.
+    /// An element of another namespace: an extension such as `image:image`.
     Foreign,
 }
 
+/// An element child of an entry (or of the root).
+///
+/// The model is lenient about namespaces so that one namespace mistake does not hide the rest of the
+/// file: an element counts as a sitemap element (`Field` or `Unknown`) when it is in the root's
+/// namespace, in its entry's namespace, or in no namespace at all (`<loc xmlns="">`, or `<loc>`
+/// under a prefixed `<sm:urlset>`). `namespace_ok` tells whether it is really in the root's
+/// namespace; the `namespace` rule reports the others.
 #[derive(Debug, Clone)]
 pub struct Child<'a> {
     pub element: Element<'a>,
     pub kind: ChildKind,
     /// The value, for `Field` children.
     pub value: Option<Value<'a>>,
+    /// Whether the element is in the root's namespace (always true for `Foreign` children).
+    pub namespace_ok: bool,
 }
 
 /// Whether an entry element is `url` or `sitemap` (either may be misplaced).
@@ -296,6 +380,9 @@ pub struct Entry<'a> {
     pub children: Vec<Child<'a>>,
     /// Non-whitespace text directly inside the entry.
     pub stray_text: Vec<Range<usize>>,
+    /// Whether the entry element is in the root's namespace (`<url xmlns="">` is not, but is still
+    /// an entry; the `namespace` rule reports it).
+    pub namespace_ok: bool,
 }
 
 impl<'a> Entry<'a> {
@@ -325,9 +412,11 @@ pub struct Sitemap<'a> {
     pub root: Element<'a>,
     /// The namespace the root element is in; child elements in the same namespace are sitemap elements.
     pub namespace: Option<&'a str>,
-    /// `<url>`/`<sitemap>` children of the root in the root's namespace (whichever the file's kind).
+    /// `<url>`/`<sitemap>` children of the root (whichever the file's kind), in any namespace; see
+    /// [`Entry::namespace_ok`].
     pub entries: Vec<Entry<'a>>,
-    /// Other element children of the root: unknown names or other namespaces.
+    /// Other element children of the root: unknown names (in the root's namespace or in none) or
+    /// elements of other namespaces.
     pub other_children: Vec<Child<'a>>,
     /// Non-whitespace text directly inside the root.
     pub stray_text: Vec<Range<usize>>,
@@ -372,10 +461,9 @@ impl<'a> Sitemap<'a> {
             match node.node_type() {
                 NodeType::Element => {
                     let element = Element::new(node, base, source);
-                    let in_ns = element.namespace() == namespace;
                     let entry_kind = match element.local_name() {
-                        "url" if in_ns => Some(EntryKind::Url),
-                        "sitemap" if in_ns => Some(EntryKind::Sitemap),
+                        "url" => Some(EntryKind::Url),
+                        "sitemap" => Some(EntryKind::Sitemap),
                         _ => None,
                     };
                     match entry_kind {
@@ -391,15 +479,19 @@ impl<'a> Sitemap<'a> {
                             sitemap.entries.push(entry);
                         }
                         None => {
-                            let kind = if in_ns {
-                                ChildKind::Unknown
+                            let ns = element.namespace();
+                            let (kind, namespace_ok) = if ns == namespace {
+                                (ChildKind::Unknown, true)
+                            } else if ns.is_none() {
+                                (ChildKind::Unknown, false)
                             } else {
-                                ChildKind::Foreign
+                                (ChildKind::Foreign, true)
                             };
                             sitemap.other_children.push(Child {
                                 element,
                                 kind,
                                 value: None,
+                                namespace_ok,
                             });
                         }
                     }
@@ -441,29 +533,34 @@ pub fn is_xml_space(c: char) -> bool {
     matches!(c, ' ' | '\t' | '\r' | '\n')
 }
 
+/// `root_ns` is the root's namespace; children in it, in the entry's own namespace or in no namespace
+/// are sitemap elements (see [`Child`]).
 fn build_entry<'a>(
     element: Element<'a>,
     kind: EntryKind,
     index: usize,
-    namespace: Option<&'a str>,
+    root_ns: Option<&'a str>,
     base: usize,
     source: &'a str,
 ) -> Entry<'a> {
+    let entry_ns = element.namespace();
     let mut entry = Entry {
         kind,
         index,
         element,
         children: Vec::new(),
         stray_text: Vec::new(),
+        namespace_ok: entry_ns == root_ns,
     };
     for node in entry.element.node.children() {
         match node.node_type() {
             NodeType::Element => {
                 let element = Element::new(node, base, source);
-                let in_ns = element.namespace() == namespace;
+                let ns = element.namespace();
+                let sitemap_element = ns == root_ns || ns == entry_ns || ns.is_none();
                 let kind = match Field::from_name(element.local_name()) {
-                    Some(f) if in_ns => ChildKind::Field(f),
-                    _ if in_ns => ChildKind::Unknown,
+                    Some(f) if sitemap_element => ChildKind::Field(f),
+                    _ if sitemap_element => ChildKind::Unknown,
                     _ => ChildKind::Foreign,
                 };
                 let value = match kind {
@@ -474,6 +571,7 @@ fn build_entry<'a>(
                     element,
                     kind,
                     value,
+                    namespace_ok: !sitemap_element || ns == root_ns,
                 });
             }
             NodeType::Text => push_stray_text(&mut entry.stray_text, node, base),
@@ -483,11 +581,28 @@ fn build_entry<'a>(
     entry
 }
 
-/// Collects the text of a value element (all direct text children).
+/// Collects the text of a value element: its direct text children. Misplaced child elements (reported
+/// by `unexpected-child-element`) are read the way they were most likely meant, so that one mistake
+/// gives one error: when the value is only inside them (`<loc><a>https://…</a></loc>`) their text is
+/// taken; when text comes first (`<loc>https://…` followed by `<lastmod>`: a missing `</loc>`), the
+/// value is that text, up to the first child element and without the whitespace before it.
 pub fn build_value<'a>(element: Element<'a>, base: usize, source: &'a str) -> Value<'a> {
     let node = element.node;
-    let mut texts = node.children().filter(|c| c.is_text());
-    let first = texts.next();
+    let direct = node
+        .children()
+        .any(|c| c.is_text() && !c.text().unwrap_or("").trim_matches(is_xml_space).is_empty());
+    let cut_at_element = direct && node.children().any(|c| c.is_element());
+    let parts: Vec<Node<'a, 'a>> = if !direct {
+        node.descendants().filter(|c| c.is_text()).collect()
+    } else if cut_at_element {
+        node.children()
+            .take_while(|c| !c.is_element())
+            .filter(|c| c.is_text())
+            .collect()
+    } else {
+        node.children().filter(|c| c.is_text()).collect()
+    };
+    let first = parts.first().copied();
     let (text, content, verbatim): (Cow<'a, str>, Range<usize>, bool) = match first {
         None => {
             // Empty: point just after the start tag (or at the element for `<loc/>`).
@@ -499,10 +614,14 @@ pub fn build_value<'a>(element: Element<'a>, base: usize, source: &'a str) -> Va
             (Cow::Borrowed(""), at..at, true)
         }
         Some(first) => {
-            let single = node.children().count() == 1;
+            let single = node.children().count() == 1 && first.parent() == Some(node);
             let r = first.range();
             let content_start = r.start + base;
-            let last_end = node.children().next_back().map_or(r.end, |l| l.range().end) + base;
+            let last_end = if cut_at_element {
+                parts.last().map_or(r.end, |l| l.range().end)
+            } else {
+                node.children().next_back().map_or(r.end, |l| l.range().end)
+            } + base;
             if single {
                 let t = first.text().unwrap_or("");
                 let raw = source.get(content_start..r.end + base).unwrap_or("");
@@ -514,8 +633,11 @@ pub fn build_value<'a>(element: Element<'a>, base: usize, source: &'a str) -> Va
                 (text, content_start..r.end + base, verbatim)
             } else {
                 let mut s = String::new();
-                for t in node.children().filter(|c| c.is_text()) {
+                for t in &parts {
                     s.push_str(t.text().unwrap_or(""));
+                }
+                if cut_at_element {
+                    s.truncate(s.trim_end_matches(is_xml_space).len());
                 }
                 (Cow::Owned(s), content_start..last_end, false)
             }
@@ -598,6 +720,59 @@ mod tests {
             assert_eq!(m.stray_text.len(), 1);
             let empty = m.entries[0].value(Field::Lastmod).unwrap();
             assert_eq!(&xml[empty.span(xml)], "<lastmod/>");
+        });
+    }
+
+    #[test]
+    fn no_namespace_children_are_sitemap_elements_flagged() {
+        let xml = "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\"><url><loc xmlns=\"\">https://a.example/</loc></url><url xmlns=\"\"><loc>https://b.example/</loc></url></urlset>";
+        with_model(xml, |m| {
+            assert_eq!(m.entries.len(), 2);
+            let (a, b) = (&m.entries[0], &m.entries[1]);
+            assert!(a.namespace_ok);
+            assert_eq!(a.children[0].kind, ChildKind::Field(Field::Loc));
+            assert!(!a.children[0].namespace_ok);
+            assert_eq!(a.loc().unwrap().trimmed(), "https://a.example/");
+            assert!(!b.namespace_ok);
+            assert_eq!(b.children[0].kind, ChildKind::Field(Field::Loc));
+            assert!(b.children[0].element.namespace().is_none());
+        });
+    }
+
+    #[test]
+    fn unprefixed_children_of_a_prefixed_root_are_entries() {
+        let xml = "<sm:urlset xmlns:sm=\"http://www.sitemaps.org/schemas/sitemap/0.9\"><url><loc>https://a.example/</loc></url></sm:urlset>";
+        with_model(xml, |m| {
+            assert_eq!(m.namespace, Some(SITEMAP_NS));
+            assert_eq!(m.entries.len(), 1);
+            assert!(!m.entries[0].namespace_ok);
+            assert!(m.entries[0].loc().is_some());
+            assert_eq!(m.root.prefix(xml), Some("sm"));
+        });
+    }
+
+    #[test]
+    fn values_inside_misplaced_markup() {
+        let xml = "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\"><url><loc><a href=\"x\">https://a.example/</a></loc></url><url><loc>https://b.example/\n  <lastmod>2024</lastmod></loc></url></urlset>";
+        with_model(xml, |m| {
+            let a = m.entries[0].loc().unwrap();
+            assert_eq!(a.trimmed(), "https://a.example/");
+            assert_eq!(&xml[a.span(xml)], "https://a.example/");
+            let b = m.entries[1].loc().unwrap();
+            assert_eq!(b.text, "https://b.example/");
+            assert_eq!(&xml[b.span(xml)], "https://b.example/");
+        });
+    }
+
+    #[test]
+    fn raw_attributes_as_written() {
+        let xml = "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\"\n  xmlns:x='urn:x' x:a = \"1\"><url/></urlset>";
+        with_model(xml, |m| {
+            let attrs = m.root.raw_attributes(xml);
+            let names: Vec<_> = attrs.iter().map(|a| &xml[a.name.clone()]).collect();
+            assert_eq!(names, ["xmlns", "xmlns:x", "x:a"]);
+            assert_eq!(&xml[attrs[1].value.clone()], "urn:x");
+            assert_eq!(&xml[attrs[2].whole.clone()], "x:a = \"1\"");
         });
     }
 }

@@ -1,16 +1,21 @@
 //! Rule `element-order`: the children of an entry are not in the order loc, lastmod, changefreq, priority, extensions.
 
+use std::ops::Range;
+
 use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
-use crate::model::{ChildKind, Entry, Sitemap};
+use crate::model::{Child, ChildKind, Entry, EntryKind, Field, Sitemap};
 use crate::rule::{Context, Rule, RuleMeta};
+use crate::rules::{duplicate_element, unknown_element};
 
 declare_rule! {
     /// ## What it does
     /// Checks the order of the children of `<url>`: `<loc>`, `<lastmod>`, `<changefreq>`,
     /// `<priority>`, then extension elements (`image:image`, `xhtml:link`, …); and of `<sitemap>`:
-    /// `<loc>`, `<lastmod>`, then extensions. The element that comes too late is reported, and the
-    /// element it should precede is labelled.
+    /// `<loc>`, `<lastmod>`, then extensions. It reports the fewest elements that have to move
+    /// (one misplaced element gives one error, not one per sibling it jumped over), each with the
+    /// element it must come before or after labelled. Duplicates and unknown elements are left to
+    /// `duplicate-element` and `unknown-element`.
     ///
     /// ## Why is this bad?
     /// The protocol's schema defines the children as an ordered sequence. Schema validators, and
@@ -54,41 +59,157 @@ declare_rule! {
 
 pub struct Check;
 
+/// Position in the required order: the four fields, then extension elements.
+fn rank(child: &Child<'_>) -> usize {
+    match child.kind {
+        ChildKind::Field(f) => f as usize,
+        _ => Field::ALL.len(),
+    }
+}
+
+/// The children of one segment (see [`duplicate_element::segments`]) that take part in the order
+/// check: fields allowed in the entry (first occurrence only: later ones are `duplicate-element`'s)
+/// and extension elements. Unknown elements are `unknown-element`'s and do not count.
+fn participants<'e, 'a>(entry: &'e Entry<'a>, segment: Range<usize>) -> Vec<&'e Child<'a>> {
+    let allowed = unknown_element::allowed_children(entry.kind);
+    let mut seen = Vec::new();
+    entry.children[segment]
+        .iter()
+        .filter(|c| match c.kind {
+            ChildKind::Field(f) => {
+                let first = !seen.contains(&f);
+                seen.push(f);
+                first && allowed.contains(&f.name())
+            }
+            ChildKind::Foreign => true,
+            ChildKind::Unknown => false,
+        })
+        .collect()
+}
+
+/// Which of `ranks` stay in place: a largest subsequence in order (fewest elements to move). Among
+/// those, one keeping the most sitemap fields (so a misplaced extension is moved rather than several
+/// fields), then the earliest elements (so the later of two swapped elements is the one reported).
+fn kept(ranks: &[usize]) -> Vec<bool> {
+    let n = ranks.len();
+    let extension = Field::ALL.len();
+    // Score of a kept set: (elements, fields, sum of n - position), compared lexicographically.
+    type Score = (usize, usize, usize);
+    let add = |s: Score, i: usize| {
+        (
+            s.0 + 1,
+            s.1 + usize::from(ranks[i] != extension),
+            s.2 + n - i,
+        )
+    };
+    // best[r]: the best kept set whose last element has rank r, as (score, last index).
+    let mut best: Vec<Option<(Score, usize)>> = vec![None; extension + 1];
+    let mut prev: Vec<Option<usize>> = vec![None; n];
+    for i in 0..n {
+        let k = ranks[i];
+        let base = best[..=k].iter().flatten().max_by_key(|(s, _)| *s).copied();
+        let score = add(base.map_or((0, 0, 0), |(s, _)| s), i);
+        prev[i] = base.map(|(_, j)| j);
+        if best[k].is_none_or(|(s, _)| score > s) {
+            best[k] = Some((score, i));
+        }
+    }
+    let mut keep = vec![false; n];
+    let mut at = best
+        .iter()
+        .flatten()
+        .max_by_key(|(s, _)| *s)
+        .map(|(_, i)| *i);
+    while let Some(i) = at {
+        keep[i] = true;
+        at = prev[i];
+    }
+    keep
+}
+
 impl Rule for Check {
     fn meta(&self) -> &'static RuleMeta {
         &META
     }
 
     fn check_entry(&self, sitemap: &Sitemap<'_>, entry: &Entry<'_>, cx: &mut Context<'_>) {
-        for (i, child) in entry.children.iter().enumerate() {
-            let ChildKind::Field(field) = child.kind else {
-                continue;
-            };
-            // The first earlier sibling that must come after this one.
-            let later = entry.children[..i].iter().find(|c| match c.kind {
-                ChildKind::Field(f) => f > field,
-                ChildKind::Foreign => true,
-                ChildKind::Unknown => false,
-            });
-            let Some(later) = later else { continue };
-            let name = field.name();
-            let other = later.element.qualified_name(sitemap.source);
-            let (message, help) = match later.kind {
-                ChildKind::Foreign => (
-                    format!("`<{name}>` comes after the extension element `<{other}>`"),
-                    format!("move `<{name}>` before the extension elements: the sitemap elements come first"),
-                ),
-                _ => (
-                    format!("`<{name}>` must come before `<{other}>`"),
-                    format!("move `<{name}>` above `<{other}>` (order: loc, lastmod, changefreq, priority)"),
-                ),
-            };
-            cx.report(
-                Diagnostic::new(&META, child.element.name_span.clone(), message)
-                    .with_label("out of order")
-                    .with_secondary(later.element.name_span.clone(), format!("`<{other}>` is here"))
-                    .with_help(help),
-            );
+        for segment in duplicate_element::segments(entry) {
+            check_segment(sitemap, entry, participants(entry, segment), cx);
         }
+    }
+}
+
+fn check_segment(
+    sitemap: &Sitemap<'_>,
+    entry: &Entry<'_>,
+    children: Vec<&Child<'_>>,
+    cx: &mut Context<'_>,
+) {
+    let ranks: Vec<usize> = children.iter().map(|c| rank(c)).collect();
+    if ranks.windows(2).all(|w| w[0] <= w[1]) {
+        return;
+    }
+    let keep = kept(&ranks);
+    let source = sitemap.source;
+    let order = match entry.kind {
+        EntryKind::Url => "`loc`, `lastmod`, `changefreq`, `priority`, extensions",
+        EntryKind::Sitemap => "`loc`, `lastmod`, extensions",
+    };
+    let extension = Field::ALL.len();
+    for (i, child) in children.iter().enumerate() {
+        if keep[i] {
+            continue;
+        }
+        let r = ranks[i];
+        let name = child.element.qualified_name(source);
+        let what = |c: &Child<'_>, n: &str| match c.kind {
+            ChildKind::Foreign => format!("the extension element `<{n}>`"),
+            _ => format!("`<{n}>`"),
+        };
+        // It belongs before the first kept element that must follow it, or else after the last
+        // kept element that must precede it (one exists: otherwise it would have been kept).
+        let before = (0..i).find(|&j| keep[j] && ranks[j] > r);
+        let after = (i + 1..children.len())
+            .rev()
+            .find(|&j| keep[j] && ranks[j] < r);
+        let (other, is_before) = match (before, after) {
+            (Some(j), _) => (children[j], true),
+            (None, Some(j)) => (children[j], false),
+            (None, None) => continue,
+        };
+        let other_name = other.element.qualified_name(source);
+        let (message, help) = if is_before {
+            (
+                format!(
+                    "{} must come before {}",
+                    what(child, name),
+                    what(other, other_name)
+                ),
+                format!("move `<{name}>` above `<{other_name}>` (order: {order})"),
+            )
+        } else {
+            (
+                format!(
+                    "{} must come after {}",
+                    what(child, name),
+                    what(other, other_name)
+                ),
+                format!("move `<{name}>` below `<{other_name}>` (order: {order})"),
+            )
+        };
+        let message = if r == extension {
+            message.replacen("the extension", "extension", 1)
+        } else {
+            message
+        };
+        cx.report(
+            Diagnostic::new(&META, child.element.name_span.clone(), message)
+                .with_label("out of order")
+                .with_secondary(
+                    other.element.name_span.clone(),
+                    format!("`<{other_name}>` is here"),
+                )
+                .with_help(help),
+        );
     }
 }

@@ -2,12 +2,15 @@
 
 use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
-use crate::model::{EntryKind, Kind, Sitemap};
+use crate::model::{ChildKind, Kind, Sitemap};
 use crate::rule::{Context, Rule, RuleMeta};
+use crate::rules::{unexpected_text, unknown_element};
 
 declare_rule! {
     /// ## What it does
     /// Reports a `<urlset>` with no `<url>` entry, or a `<sitemapindex>` with no `<sitemap>` entry.
+    /// A root holding only entries of the other kind, misplaced elements or text is reported by
+    /// `entry-kind-mismatch`, `unknown-element` or `unexpected-text` instead.
     ///
     /// ## Why is this bad?
     /// The schema requires at least one entry (`minOccurs` 1) and Search Console reports "Empty
@@ -51,24 +54,35 @@ impl Rule for Check {
     }
 
     fn check_sitemap(&self, sitemap: &Sitemap<'_>, cx: &mut Context<'_>) {
-        let wanted = match sitemap.kind {
-            Kind::UrlSet => EntryKind::Url,
-            Kind::Index => EntryKind::Sitemap,
+        let entry = match sitemap.kind {
+            Kind::UrlSet => "url",
+            Kind::Index => "sitemap",
             Kind::Other => return,
         };
-        if sitemap.entries.iter().any(|e| e.kind == wanted) {
+        // Entries of the wrong kind are reported by `entry-kind-mismatch`; misplaced elements and
+        // text (`<loc>` or a bare URL directly in the root) by `unknown-element` and
+        // `unexpected-text`: the file is not empty, it is malformed.
+        let reported_elsewhere = |meta| cx.settings.severity_of(meta).is_some();
+        if !sitemap.entries.is_empty()
+            || (sitemap
+                .other_children
+                .iter()
+                .any(|c| c.kind == ChildKind::Unknown)
+                && reported_elsewhere(&unknown_element::META))
+            || (!sitemap.stray_text.is_empty() && reported_elsewhere(&unexpected_text::META))
+        {
             return;
         }
-        let root = sitemap.root.local_name();
-        let entry = wanted.name();
+        let root = sitemap.root.qualified_name(sitemap.source);
         cx.report(
             Diagnostic::new(
                 &META,
                 sitemap.root.name_span.clone(),
-                format!("`{root}` has no `<{entry}>` entry"),
+                format!("`<{root}>` has no `<{entry}>` entries"),
             )
+            .with_label(format!("at least one `<{entry}>` is required"))
             .with_help(format!(
-                "add at least one `<{entry}>` with a `<loc>`, or do not publish an empty file"
+                "add a `<{entry}>` with a `<loc>`, or do not publish (or list) the file until it has entries"
             )),
         );
     }

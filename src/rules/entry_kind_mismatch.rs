@@ -7,7 +7,8 @@ use crate::rule::{Context, Rule, RuleMeta};
 
 declare_rule! {
     /// ## What it does
-    /// Reports a `<sitemap>` entry in a `<urlset>` or a `<url>` entry in a `<sitemapindex>`.
+    /// Reports a `<sitemap>` entry in a `<urlset>` or a `<url>` entry in a `<sitemapindex>`. When
+    /// every entry is of the other kind, the root is what is wrong, and it is reported once.
     ///
     /// ## Why is this bad?
     /// A sitemap lists pages in `<url>` elements; a sitemap index lists sitemaps in `<sitemap>`
@@ -48,27 +49,65 @@ impl Rule for Check {
         &META
     }
 
-    fn check_entry(&self, sitemap: &Sitemap<'_>, entry: &Entry<'_>, cx: &mut Context<'_>) {
-        let (expected, root, other_root) = match sitemap.kind {
-            Kind::UrlSet => (EntryKind::Url, "urlset", "sitemapindex"),
-            Kind::Index => (EntryKind::Sitemap, "sitemapindex", "urlset"),
+    fn check_sitemap(&self, sitemap: &Sitemap<'_>, cx: &mut Context<'_>) {
+        let (expected, other_root) = match sitemap.kind {
+            Kind::UrlSet => (EntryKind::Url, "sitemapindex"),
+            Kind::Index => (EntryKind::Sitemap, "urlset"),
             Kind::Other => return,
         };
-        if entry.kind == expected {
+        let source = sitemap.source;
+        let root = sitemap.root.qualified_name(source);
+        let wrong: Vec<&Entry<'_>> = sitemap
+            .entries
+            .iter()
+            .filter(|e| e.kind != expected)
+            .collect();
+        let Some(first) = wrong.first() else { return };
+        let found = first.kind.name();
+        if wrong.len() == sitemap.entries.len() {
+            // Every entry is of the other kind: the root is what is wrong.
+            let what = match expected {
+                EntryKind::Url => "a sitemap index",
+                EntryKind::Sitemap => "a sitemap",
+            };
+            let all = if wrong.len() == 1 {
+                format!("its only entry is a `<{found}>`")
+            } else if wrong.len() == 2 {
+                format!("both entries are `<{found}>`")
+            } else {
+                format!("all {} entries are `<{found}>`", wrong.len())
+            };
+            cx.report(
+                Diagnostic::new(
+                    &META,
+                    sitemap.root.name_span.clone(),
+                    format!("`<{root}>` holds `<{found}>` entries: this file is {what}"),
+                )
+                .with_label(format!("should be `<{other_root}>`"))
+                .with_secondary(first.element.name_span.clone(), all)
+                .with_help(format!(
+                    "rename the root to `<{other_root}>` (start and end tags)"
+                )),
+            );
             return;
         }
-        let found = entry.kind.name();
-        cx.report(
-            Diagnostic::new(
-                &META,
-                entry.element.name_span.clone(),
-                format!("`<{found}>` is not allowed in a `<{root}>`"),
-            )
-            .with_label(format!("expected `<{}>`", expected.name()))
-            .with_secondary(sitemap.root.name_span.clone(), format!("this file is a `<{root}>`"))
-            .with_help(format!(
-                "`<{found}>` entries belong in a `<{other_root}>`; move them to a separate file"
-            )),
-        );
+        for entry in wrong {
+            let found = entry.kind.name();
+            cx.report(
+                Diagnostic::new(
+                    &META,
+                    entry.element.name_span.clone(),
+                    format!("`<{found}>` entry in a `<{root}>`"),
+                )
+                .with_label(format!("expected `<{}>`", expected.name()))
+                .with_secondary(
+                    sitemap.root.name_span.clone(),
+                    format!("this file is a `<{root}>`"),
+                )
+                .with_help(format!(
+                    "`<{found}>` entries belong in a `<{other_root}>`: move this one to a separate file"
+                )),
+            );
+        }
     }
 }

@@ -2,7 +2,7 @@
 
 use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
-use crate::model::{ChildKind, Entry, Field, Kind, Sitemap, SITEMAP_NS};
+use crate::model::{is_xml_space, ChildKind, Element, Kind, RawAttribute, Sitemap, SITEMAP_NS};
 use crate::rule::{Context, Rule, RuleMeta};
 use crate::suggest;
 
@@ -12,8 +12,11 @@ declare_rule! {
     /// `http://www.sitemaps.org/schemas/sitemap/0.9`, and that `url`, `sitemap`, `loc`, `lastmod`,
     /// `changefreq` and `priority` elements are in the same namespace as the root. It recognises the
     /// usual mistakes: no `xmlns` at all, Google's retired `0.84` and `0.9` namespaces, `https`, a
-    /// trailing slash, `www` missing, wrong case, and typos. The rest of the file is checked in the
-    /// namespace the root uses, so one mistake gives one error, not one per element.
+    /// trailing slash, `www` missing, the schema's URL instead of the namespace, wrong case, and
+    /// typos; and, for entries, an `xmlns=""` that moves them out of the namespace, or a prefixed
+    /// root (`<sm:urlset>`) whose children lack the prefix. The rest of the file is checked in the
+    /// namespace the root uses, so one mistake gives one error, not one per element: elements that
+    /// are outside the namespace for the same reason are reported together.
     ///
     /// ## Why is this bad?
     /// XML elements are identified by namespace and name. Search Console reports "Incorrect
@@ -50,7 +53,7 @@ pub struct Check;
 
 /// Why `ns` is not the sitemap namespace, in a few words.
 fn diagnose(ns: &str) -> String {
-    let trimmed = ns.trim();
+    let trimmed = ns.trim_matches(is_xml_space);
     if trimmed != ns {
         return "the namespace has surrounding whitespace".into();
     }
@@ -60,14 +63,19 @@ fn diagnose(ns: &str) -> String {
     if ns.eq_ignore_ascii_case(SITEMAP_NS) {
         return "namespaces are case-sensitive".into();
     }
-    if ns == "https://www.sitemaps.org/schemas/sitemap/0.9" {
+    if ns.trim_end_matches('/') == "https://www.sitemaps.org/schemas/sitemap/0.9" {
         return "the namespace is `http`, not `https` (it is a name, not a link)".into();
     }
     if ns.trim_end_matches('/') == SITEMAP_NS {
         return "the namespace has no trailing slash".into();
     }
-    if ns == "http://sitemaps.org/schemas/sitemap/0.9" {
+    if ns.trim_end_matches('/') == "http://sitemaps.org/schemas/sitemap/0.9" {
         return "the namespace includes `www.`".into();
+    }
+    if let Some(rest) = ns.strip_prefix(SITEMAP_NS) {
+        if rest.ends_with(".xsd") {
+            return "this is the address of the schema file, not the namespace".into();
+        }
     }
     if ns.contains("sitemaps.org/schemas/sitemap/") {
         return "sitemaps.org defines only version `0.9`".into();
@@ -78,32 +86,20 @@ fn diagnose(ns: &str) -> String {
     "this is not the sitemap namespace".into()
 }
 
-/// Span of the value of the `xmlns` (or `xmlns:prefix`) declaration in the root start tag.
-fn xmlns_value_span(sitemap: &Sitemap<'_>) -> Option<std::ops::Range<usize>> {
-    let tag_end = sitemap.source[sitemap.root.span.clone()].find('>')? + sitemap.root.span.start;
-    let tag = &sitemap.source[sitemap.root.span.start..tag_end];
-    let qname = &sitemap.source[sitemap.root.name_span.clone()];
-    let attr = match qname.split_once(':') {
-        Some((prefix, _)) => format!("xmlns:{prefix}"),
+/// The `xmlns` (or `xmlns:prefix`) attribute of `element` that declares the namespace of its name.
+fn declaration(element: &Element<'_>, source: &str) -> Option<RawAttribute> {
+    let wanted = match element.prefix(source) {
+        Some(prefix) => format!("xmlns:{prefix}"),
         None => "xmlns".to_string(),
     };
-    let mut from = 0;
-    while let Some(p) = tag[from..].find(&attr) {
-        let at = from + p;
-        let rest = tag[at + attr.len()..].trim_start();
-        if let Some(rest) = rest.strip_prefix('=') {
-            let rest_trim = rest.trim_start();
-            let quote = rest_trim.chars().next()?;
-            if quote == '"' || quote == '\'' {
-                let value_start = tag.len() - rest_trim.len() + 1;
-                let value_len = tag[value_start..].find(quote)?;
-                let start = sitemap.root.span.start + value_start;
-                return Some(start..start + value_len);
-            }
-        }
-        from = at + attr.len();
-    }
-    None
+    element
+        .raw_attributes(source)
+        .into_iter()
+        .find(|a| source.get(a.name.clone()) == Some(wanted.as_str()))
+}
+
+fn describe(ns: Option<&str>) -> String {
+    ns.map_or("no namespace".to_string(), |n| format!("`{n}`"))
 }
 
 impl Rule for Check {
@@ -115,65 +111,142 @@ impl Rule for Check {
         if sitemap.kind == Kind::Other {
             return;
         }
-        let root = sitemap.root.local_name();
+        let source = sitemap.source;
+        let root = sitemap.root.qualified_name(source);
         match sitemap.namespace {
             Some(SITEMAP_NS) => {}
             None => cx.report(
                 Diagnostic::new(
                     &META,
                     sitemap.root.name_span.clone(),
-                    format!("`{root}` has no namespace"),
+                    format!("`<{root}>` has no namespace"),
                 )
-                .with_label("missing `xmlns`")
+                .with_label(if declaration(&sitemap.root, source).is_some() {
+                    "`xmlns=\"\"` means no namespace"
+                } else {
+                    "no `xmlns` declaration"
+                })
                 .with_help(format!(
                     "declare the sitemap namespace: `<{root} xmlns=\"{SITEMAP_NS}\">`"
                 )),
             ),
             Some(ns) => {
-                let span = xmlns_value_span(sitemap).unwrap_or(sitemap.root.name_span.clone());
+                let decl = declaration(&sitemap.root, source);
+                let span = decl
+                    .as_ref()
+                    .map_or(sitemap.root.name_span.clone(), |d| d.value.clone());
+                let attr = decl
+                    .as_ref()
+                    .and_then(|d| source.get(d.name.clone()))
+                    .unwrap_or("xmlns");
                 cx.report(
-                    Diagnostic::new(
-                        &META,
-                        span,
-                        format!("`{root}` is in the namespace `{ns}`"),
-                    )
-                    .with_label(diagnose(ns))
-                    .with_help(format!("use exactly `{SITEMAP_NS}`")),
+                    Diagnostic::new(&META, span, format!("wrong namespace `{ns}` on `<{root}>`"))
+                        .with_label(diagnose(ns))
+                        .with_help(format!("use exactly `{attr}=\"{SITEMAP_NS}\"`")),
                 );
             }
         }
-        // Entry-level elements put in another namespace (e.g. `<url xmlns="">`).
-        for child in &sitemap.other_children {
-            if child.kind == ChildKind::Foreign
-                && matches!(child.element.local_name(), "url" | "sitemap")
-            {
-                report_foreign(sitemap, &child.element, cx);
-            }
-        }
-    }
-
-    fn check_entry(&self, sitemap: &Sitemap<'_>, entry: &Entry<'_>, cx: &mut Context<'_>) {
-        for child in &entry.children {
-            if child.kind == ChildKind::Foreign && Field::from_name(child.element.local_name()).is_some() {
-                report_foreign(sitemap, &child.element, cx);
-            }
-        }
+        report_misplaced(sitemap, cx);
     }
 }
 
-fn report_foreign(sitemap: &Sitemap<'_>, element: &crate::model::Element<'_>, cx: &mut Context<'_>) {
-    let name = element.local_name();
-    let found = element.namespace().map_or("no namespace".to_string(), |n| format!("`{n}`"));
-    let expected = sitemap.namespace.map_or("no namespace".to_string(), |n| format!("`{n}`"));
-    cx.report(
-        Diagnostic::new(
+/// Entries, and fields of entries, outside the root's namespace. Only the elements that leave the
+/// namespace are counted (a `<loc>` inside an `<url xmlns="">` is out because its `<url>` is), and
+/// elements in the same wrong namespace are reported together.
+fn report_misplaced(sitemap: &Sitemap<'_>, cx: &mut Context<'_>) {
+    let mut causes: Vec<&Element<'_>> = Vec::new();
+    for entry in &sitemap.entries {
+        if !entry.namespace_ok {
+            causes.push(&entry.element);
+        }
+        for child in &entry.children {
+            if matches!(child.kind, ChildKind::Field(_))
+                && !child.namespace_ok
+                && child.element.namespace() != entry.element.namespace()
+            {
+                causes.push(&child.element);
+            }
+        }
+    }
+    let mut groups: Vec<(Option<&str>, Vec<&Element<'_>>)> = Vec::new();
+    for element in causes {
+        let ns = element.namespace();
+        match groups.iter_mut().find(|(n, _)| *n == ns) {
+            Some((_, members)) => members.push(element),
+            None => groups.push((ns, vec![element])),
+        }
+    }
+    let source = sitemap.source;
+    let root = sitemap.root.qualified_name(source);
+    for (ns, members) in groups {
+        let first = members[0];
+        let name = first.qualified_name(source);
+        let own_decl = first
+            .raw_attributes(source)
+            .into_iter()
+            .find(|a| source.get(a.name.clone()) == Some("xmlns"));
+        let help = if let Some(decl) = own_decl {
+            format!(
+                "remove `{}` from `<{name}>`",
+                source.get(decl.whole.clone()).unwrap_or("xmlns")
+            )
+        } else if let (None, Some(prefix)) = (first.prefix(source), sitemap.root.prefix(source)) {
+            format!(
+                "the root is written with the prefix `{prefix}:`, so its children need it too (`<{prefix}:{name}>`); \
+                 or drop the prefixes and declare the namespace as the default: `<{}>`",
+                default_declaration(sitemap)
+            )
+        } else if let Some(prefix) = first.prefix(source) {
+            format!(
+                "the prefix `{prefix}:` is bound to {}: write `<{}>` in the namespace of the root",
+                describe(ns),
+                first.local_name()
+            )
+        } else {
+            format!("put `<{name}>` in the namespace of `<{root}>`")
+        };
+        let mut d = Diagnostic::new(
             &META,
-            element.name_span.clone(),
-            format!("`{name}` is in {found}, not in the sitemap namespace"),
+            first.name_span.clone(),
+            format!("`<{name}>` is not in the namespace of `<{root}>`"),
         )
-        .with_secondary(sitemap.root.name_span.clone(), format!("the root is in {expected}"))
-        .with_help(format!(
-            "remove the `xmlns` declaration or prefix that moves `{name}` out of the sitemap namespace"
-        )),
-    );
+        .with_label(format!("in {}", describe(ns)))
+        .with_secondary(
+            sitemap.root.name_span.clone(),
+            format!("`<{root}>` is in {}", describe(sitemap.namespace)),
+        );
+        if members.len() > 1 {
+            let lines: Vec<String> = members[1..]
+                .iter()
+                .take(5)
+                .map(|e| line_of(source, e.name_span.start).to_string())
+                .collect();
+            let more = if members.len() > 6 { ", …" } else { "" };
+            let n = members.len() - 1;
+            d = d.with_note(format!(
+                "the same applies to {n} more element{} (line{} {}{more})",
+                if n == 1 { "" } else { "s" },
+                if n == 1 { "" } else { "s" },
+                lines.join(", "),
+            ));
+        }
+        cx.report(d.with_help(help));
+    }
+}
+
+/// `urlset xmlns="…"`: the root's local name with a default namespace declaration.
+fn default_declaration(sitemap: &Sitemap<'_>) -> String {
+    format!(
+        "{} xmlns=\"{}\"",
+        sitemap.root.local_name(),
+        sitemap.namespace.unwrap_or(SITEMAP_NS)
+    )
+}
+
+/// 1-based line number of byte offset `at`.
+fn line_of(source: &str, at: usize) -> usize {
+    source
+        .get(..at)
+        .map_or(0, |s| s.bytes().filter(|&b| b == b'\n').count())
+        + 1
 }

@@ -2,7 +2,7 @@
 
 use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
-use crate::model::{Kind, Sitemap};
+use crate::model::{Kind, Sitemap, SITEMAP_NS};
 use crate::rule::{Context, Rule, RuleMeta};
 use crate::suggest;
 
@@ -55,20 +55,28 @@ impl Rule for Check {
             return;
         }
         let name = sitemap.root.local_name();
-        let d = Diagnostic::new(
-            &META,
-            sitemap.root.name_span.clone(),
-            format!("root element `{name}` is not a sitemap"),
-        )
-        .with_label("expected `urlset` or `sitemapindex`");
+        let written = sitemap.root.qualified_name(sitemap.source);
         let help = match name {
-            "feed" | "rss" | "RDF" => "this looks like an RSS or Atom feed; some search engines accept feeds, but an XML sitemap has the root `<urlset>`".to_string(),
+            "feed" => "this is an Atom feed; some search engines accept feeds as sitemaps, but sitemap-lint checks only XML sitemaps (`<urlset>`)".to_string(),
+            "rss" | "RDF" => "this is an RSS feed; some search engines accept feeds as sitemaps, but sitemap-lint checks only XML sitemaps (`<urlset>`)".to_string(),
             "html" => "this is an HTML page, not a sitemap (did the server return an error page?)".to_string(),
+            "url" => format!("wrap the `<url>` entries in `<urlset xmlns=\"{SITEMAP_NS}\">` … `</urlset>`"),
+            "sitemap" => format!("wrap the `<sitemap>` entries in `<sitemapindex xmlns=\"{SITEMAP_NS}\">` … `</sitemapindex>`"),
             _ => match suggest::closest(name, &["urlset", "sitemapindex"]) {
-                Some(s) => format!("did you mean `{s}`?"),
+                Some(s) if s.eq_ignore_ascii_case(name) => format!("element names are case-sensitive: write `<{s}>` (start and end tags)"),
+                Some(s) => format!("did you mean `<{s}>`? rename the start and end tags"),
                 None => "a sitemap's root is `<urlset>`; a sitemap index's root is `<sitemapindex>`".to_string(),
             },
         };
-        cx.report(d.with_help(help));
+        cx.report(
+            Diagnostic::new(
+                &META,
+                sitemap.root.name_span.clone(),
+                format!("`<{written}>` is not a sitemap root element"),
+            )
+            .with_label("expected `<urlset>` or `<sitemapindex>`")
+            .with_note("no other sitemap rule was run on this file")
+            .with_help(help),
+        );
     }
 }

@@ -2,6 +2,7 @@
 
 use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
+use crate::engine::group;
 use crate::model::{Entry, Kind, Sitemap};
 use crate::rule::{Context, Rule, RuleMeta};
 
@@ -15,8 +16,8 @@ declare_rule! {
     ///
     /// ## Why is this bad?
     /// "A Sitemap file can contain no more than 50,000 URLs"; "A Sitemap index file can include up to
-    /// 50,000 Sitemaps". Search Console reports "Too many URLs" / "Too many sitemaps" and ignores the
-    /// excess, so the last pages of the file are never read.
+    /// 50,000 Sitemaps". Search Console reports "Too many URLs" / "Too many sitemaps", and crawlers
+    /// are not required to read past the limit, so the last pages of the file may never be read.
     ///
     /// ## Example
     /// A generator that writes every product of a 70,000-product shop into one `sitemap.xml`.
@@ -44,20 +45,40 @@ impl Rule for Check {
     }
 
     fn check_entry(&self, sitemap: &Sitemap<'_>, entry: &Entry<'_>, cx: &mut Context<'_>) {
-        if entry.index != MAX_ENTRIES || sitemap.kind == Kind::Other {
+        if entry.index != MAX_ENTRIES {
             return;
         }
-        let name = entry.kind.name();
+        let source = sitemap.source;
+        let root = sitemap.root.qualified_name(source);
+        let name = entry.element.qualified_name(source);
         let total = sitemap.entries.len();
+        let note = match sitemap.kind {
+            Kind::Index => "\"A Sitemap index file can include up to 50,000 Sitemaps\" (sitemaps.org); Search Console reports \"Too many sitemaps\"",
+            _ => "\"A Sitemap file can contain no more than 50,000 URLs\" (sitemaps.org); Search Console reports \"Too many URLs\"",
+        };
+        let help = match sitemap.kind {
+            Kind::Index => "split it into several sitemap indexes of at most 50,000 `<sitemap>` entries each, and submit each one",
+            _ => "split the URLs into sitemaps of at most 50,000 entries each, and list those in a sitemap index",
+        };
         cx.report(
             Diagnostic::new(
                 &META,
                 entry.element.name_span.clone(),
-                format!("more than {} `<{name}>` entries in one file", crate::engine::group(MAX_ENTRIES as u64)),
+                format!(
+                    "more than {} entries in one file",
+                    group(MAX_ENTRIES as u64)
+                ),
             )
-            .with_label(format!("entry {} is over the limit", crate::engine::group(MAX_ENTRIES as u64 + 1)))
-            .with_secondary(sitemap.root.name_span.clone(), format!("this file has {} entries", crate::engine::group(total as u64)))
-            .with_help("split the file into sitemaps of at most 50,000 entries each and list them in a sitemap index"),
+            .with_label(format!(
+                "`<{name}>` number {} is over the limit",
+                group(MAX_ENTRIES as u64 + 1)
+            ))
+            .with_secondary(
+                sitemap.root.name_span.clone(),
+                format!("this `<{root}>` has {} entries", group(total as u64)),
+            )
+            .with_note(note)
+            .with_help(help),
         );
     }
 }

@@ -1,16 +1,19 @@
 //! Rule `unexpected-attribute`: an attribute on a sitemap element (other than namespace declarations and `xsi:*`).
 
+use std::ops::Range;
+
 use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
-use crate::model::{ChildKind, Element, Entry, Kind, Sitemap, XSI_NS};
+use crate::model::{ChildKind, Element, Entry, Field, Kind, Sitemap, XSI_NS};
 use crate::rule::{Context, Rule, RuleMeta};
 
 declare_rule! {
     /// ## What it does
     /// Reports attributes on `<urlset>`, `<sitemapindex>`, `<url>`, `<sitemap>`, `<loc>`,
-    /// `<lastmod>`, `<changefreq>` and `<priority>`. Namespace declarations (`xmlns`, `xmlns:image`)
-    /// and XML Schema instance attributes (`xsi:schemaLocation`) are allowed everywhere. Extension
-    /// elements are not checked by this rule.
+    /// `<lastmod>`, `<changefreq>` and `<priority>`, `xml:lang` included. Namespace declarations
+    /// (`xmlns`, `xmlns:image`) and XML Schema instance attributes (`xsi:schemaLocation`) are allowed
+    /// everywhere; a `schemaLocation` without the `xsi:` prefix, or with `xsi` bound to another
+    /// namespace, is reported. Extension elements are not checked by this rule.
     ///
     /// ## Why is this bad?
     /// The protocol defines no attributes, so validators reject them, and crawlers ignore them:
@@ -46,36 +49,91 @@ declare_rule! {
 
 pub struct Check;
 
-fn check_element(sitemap: &Sitemap<'_>, element: &Element<'_>, cx: &mut Context<'_>) {
+/// Attributes of the XML Schema instance namespace, which are allowed when written correctly.
+const XSI_ATTRIBUTES: &[&str] = &["schemaLocation", "noNamespaceSchemaLocation", "type", "nil"];
+
+fn check_element(sitemap: &Sitemap<'_>, element: &Element<'_>, entry: bool, cx: &mut Context<'_>) {
+    let source = sitemap.source;
     let base = element.span.start - element.node.range().start;
     for attr in element.node.attributes() {
         if attr.namespace() == Some(XSI_NS) {
             continue;
         }
-        let r = attr.range();
-        let span = r.start + base..r.end + base;
-        let written = sitemap.source.get(attr.range_qname().start + base..attr.range_qname().end + base).unwrap_or(attr.name());
-        let el = element.qualified_name(sitemap.source);
-        let mut d = Diagnostic::new(
+        let q = attr.range_qname();
+        let span = q.start + base..q.end + base;
+        let written = source.get(span.clone()).unwrap_or(attr.name());
+        let el = element.qualified_name(source);
+        let local = attr.name();
+        let d = Diagnostic::new(
             &META,
             span,
             format!("unexpected attribute `{written}` on `<{el}>`"),
-        )
-        .with_label("sitemap elements have no attributes");
-        let local = attr.name();
-        d = if crate::model::Field::from_name(local).is_some() {
-            d.with_help(format!(
-                "write it as a child element: `<{local}>{}</{local}>`",
-                attr.value()
-            ))
-        } else if written.starts_with("xsi:") || local == "schemaLocation" {
-            d.with_help(format!("declare the XSI namespace for this prefix: `xmlns:xsi=\"{XSI_NS}\"`"))
+        );
+        let xsi_like = XSI_ATTRIBUTES.contains(&local)
+            && (written.contains(':') || local.ends_with("chemaLocation"));
+        let d = if xsi_like {
+            let d = d.with_label("not in the XML Schema instance namespace");
+            match (attr.namespace(), written.split_once(':')) {
+                (Some(ns), Some((prefix, _))) => {
+                    let d = match prefix_declaration(sitemap, element, prefix) {
+                        Some(value) => d.with_secondary(value, format!("`{prefix}` is bound here")),
+                        None => d,
+                    };
+                    d.with_help(format!(
+                        "`{prefix}` is bound to `{ns}`; XML Schema instance attributes need `xmlns:{prefix}=\"{XSI_NS}\"`"
+                    ))
+                }
+                _ => d.with_help(format!(
+                    "write it as `xsi:{local}` and declare `xmlns:xsi=\"{XSI_NS}\"` on the root"
+                )),
+            }
+        } else if entry && Field::from_name(local).is_some() {
+            d.with_label("sitemap elements have no attributes")
+                .with_help(format!(
+                    "write it as a child element: `<{local}>{}</{local}>`",
+                    attr.value()
+                ))
+        } else if attr.namespace() == Some(XML_NS) {
+            d.with_label("sitemap elements have no attributes")
+                .with_help(format!(
+                    "remove it: the protocol defines no `xml:{local}` on sitemap elements"
+                ))
+        } else if local == "hreflang" {
+            d.with_label("sitemap elements have no attributes")
+                .with_help("remove it: alternate language versions are listed with `<xhtml:link rel=\"alternate\" hreflang=\"…\" href=\"…\"/>` inside `<url>`")
         } else {
-            d.with_help("remove the attribute")
+            d.with_label("sitemap elements have no attributes")
+                .with_help("remove the attribute")
         };
         cx.report(d);
     }
 }
+
+/// The value span of the `xmlns:prefix` declaration in scope at `element` (on it, its entry or the
+/// root).
+fn prefix_declaration(
+    sitemap: &Sitemap<'_>,
+    element: &Element<'_>,
+    prefix: &str,
+) -> Option<Range<usize>> {
+    let source = sitemap.source;
+    let wanted = format!("xmlns:{prefix}");
+    let base = element.span.start - element.node.range().start;
+    element
+        .node
+        .ancestors()
+        .filter(|n| n.is_element())
+        .map(|n| Element::new(n, base, source))
+        .find_map(|e| {
+            e.raw_attributes(source)
+                .into_iter()
+                .find(|a| source.get(a.name.clone()) == Some(wanted.as_str()))
+                .map(|a| a.value)
+        })
+}
+
+/// The namespace of `xml:lang`, `xml:space`, `xml:base`.
+const XML_NS: &str = "http://www.w3.org/XML/1998/namespace";
 
 impl Rule for Check {
     fn meta(&self) -> &'static RuleMeta {
@@ -84,15 +142,15 @@ impl Rule for Check {
 
     fn check_sitemap(&self, sitemap: &Sitemap<'_>, cx: &mut Context<'_>) {
         if sitemap.kind != Kind::Other {
-            check_element(sitemap, &sitemap.root, cx);
+            check_element(sitemap, &sitemap.root, false, cx);
         }
     }
 
     fn check_entry(&self, sitemap: &Sitemap<'_>, entry: &Entry<'_>, cx: &mut Context<'_>) {
-        check_element(sitemap, &entry.element, cx);
+        check_element(sitemap, &entry.element, true, cx);
         for child in &entry.children {
             if matches!(child.kind, ChildKind::Field(_)) {
-                check_element(sitemap, &child.element, cx);
+                check_element(sitemap, &child.element, false, cx);
             }
         }
     }

@@ -2,13 +2,15 @@
 
 use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
-use crate::model::{Entry, Sitemap};
+use crate::model::{is_xml_space, Element, Entry, Field, Sitemap};
 use crate::rule::{Context, Rule, RuleMeta};
 
 declare_rule! {
     /// ## What it does
     /// Reports child elements inside `<loc>`, `<lastmod>`, `<changefreq>` or `<priority>`. These
-    /// hold a single text value; comments and CDATA sections are fine.
+    /// hold a single text value; comments and CDATA sections are fine. The first element inside is
+    /// reported; when the value is only inside it (`<loc><a>https://…</a></loc>`) that text is
+    /// still checked as the value.
     ///
     /// ## Why is this bad?
     /// The schema gives them simple (text-only) types. Yandex reports "Tag cannot contain other
@@ -49,30 +51,47 @@ impl Rule for Check {
     }
 
     fn check_entry(&self, sitemap: &Sitemap<'_>, entry: &Entry<'_>, cx: &mut Context<'_>) {
+        let source = sitemap.source;
         for child in &entry.children {
             let Some(value) = &child.value else { continue };
-            let parent = child.element.local_name();
-            if let Some(inner) = value.element.node.children().find(|n| n.is_element()) {
-                let r = inner.range();
-                let base = child.element.span.start - child.element.node.range().start;
-                let start = r.start + base;
-                let name_len = sitemap.source[start + 1..]
-                    .find(|c: char| c.is_whitespace() || c == '>' || c == '/')
-                    .unwrap_or(0);
-                let inner_name = inner.tag_name().name();
-                cx.report(
-                    Diagnostic::new(
-                        &META,
-                        start + 1..start + 1 + name_len,
-                        format!("`<{inner_name}>` is not allowed inside `<{parent}>`"),
-                    )
-                    .with_label("an element")
-                    .with_secondary(child.element.name_span.clone(), format!("`<{parent}>` holds text only"))
-                    .with_help(format!(
-                        "put only the value inside `<{parent}>` (no markup); check for a missing closing tag"
-                    )),
-                );
-            }
+            // The first element inside is enough: one misplaced tag is one mistake.
+            let Some(inner) = child.element.node.children().find(|n| n.is_element()) else {
+                continue;
+            };
+            let base = child.element.span.start - child.element.node.range().start;
+            let inner = Element::new(inner, base, source);
+            let parent = child.element.qualified_name(source);
+            let name = inner.qualified_name(source);
+            let text = value.trimmed();
+            let direct_text = child.element.node.children().any(|n| {
+                n.is_text() && !n.text().unwrap_or("").trim_matches(is_xml_space).is_empty()
+            });
+            let empty_inner = inner.node.first_child().is_none();
+            let help = if Field::from_name(inner.local_name()).is_some() && direct_text {
+                format!("is the end tag `</{parent}>` missing before `<{name}>`?")
+            } else if empty_inner {
+                format!(
+                    "remove `{}`",
+                    source.get(inner.span.clone()).unwrap_or(name)
+                )
+            } else if !text.is_empty() && text.chars().count() <= 60 && !direct_text {
+                format!("write only the value, without markup: `<{parent}>{text}</{parent}>`")
+            } else {
+                format!("write only the value inside `<{parent}>`, without markup")
+            };
+            cx.report(
+                Diagnostic::new(
+                    &META,
+                    inner.name_span.clone(),
+                    format!("element `<{name}>` inside `<{parent}>`"),
+                )
+                .with_label("not allowed here")
+                .with_secondary(
+                    child.element.name_span.clone(),
+                    format!("`<{parent}>` holds only text"),
+                )
+                .with_help(help),
+            );
         }
     }
 }

@@ -2,13 +2,17 @@
 
 use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
-use crate::model::{Entry, Kind, Sitemap};
+use std::ops::Range;
+
+use crate::model::{is_xml_space, Entry, Field, Kind, Sitemap};
 use crate::rule::{Context, Rule, RuleMeta};
 
 declare_rule! {
     /// ## What it does
     /// Reports non-whitespace text directly inside the root or an entry, where the schema allows
-    /// only elements (whitespace between elements is fine).
+    /// only elements (whitespace between elements, and comments, are fine). A URL written without
+    /// its `<loc>` tags (`<url>https://…</url>`) is reported here, with the fix, and not again by
+    /// `missing-loc`.
     ///
     /// ## Why is this bad?
     /// The schema's content model for these elements is element-only, so validators reject the file.
@@ -43,21 +47,77 @@ declare_rule! {
 
 pub struct Check;
 
-fn report(span: std::ops::Range<usize>, parent: &str, source: &str, cx: &mut Context<'_>) {
-    let text = source.get(span.clone()).unwrap_or("").trim();
-    let trimmed_start = span.start + source[span.clone()].find(|c: char| !c.is_whitespace()).unwrap_or(0);
-    let span = trimmed_start..trimmed_start + text.len();
-    let looks_like_url = text.starts_with("http://") || text.starts_with("https://");
-    let help = if looks_like_url {
-        "wrap the URL in `<loc>…</loc>`".to_string()
+/// Whether stray text is a URL (so the fix is probably to wrap it in `<loc>`).
+pub fn looks_like_url(text: &str) -> bool {
+    let t = text.trim_matches(is_xml_space);
+    let lower = t.get(..8).unwrap_or(t).to_ascii_lowercase();
+    (lower.starts_with("http://") || lower.starts_with("https://") || lower.starts_with("www."))
+        && !t.contains(is_xml_space)
+}
+
+/// Where the text is: directly in the root or in an entry (with or without a `<loc>`).
+enum Parent<'p> {
+    Root { entry: &'static str },
+    Entry { has_loc: bool, name: &'p str },
+}
+
+fn report(
+    span: Range<usize>,
+    parent_name: &str,
+    parent: Parent<'_>,
+    source: &str,
+    cx: &mut Context<'_>,
+) {
+    let raw = source.get(span.clone()).unwrap_or("");
+    let start = span.start + (raw.len() - raw.trim_start_matches(is_xml_space).len());
+    let text = raw.trim_matches(is_xml_space);
+    let span = start..start + text.len();
+    let url = looks_like_url(text);
+    let shown = if text.chars().count() <= 60 {
+        text
     } else {
-        "remove the text; only child elements belong here".to_string()
+        "…"
     };
-    cx.report(
-        Diagnostic::new(&META, span, format!("text is not allowed directly inside `<{parent}>`"))
-            .with_label("unexpected text")
-            .with_help(help),
-    );
+    let d = match parent {
+        Parent::Entry {
+            has_loc: false,
+            name,
+        } if url => Diagnostic::new(
+            &META,
+            span,
+            format!("bare URL directly inside `<{name}>`, without `<loc>` tags"),
+        )
+        .with_label("this URL is not in a `<loc>`")
+        .with_help(format!("wrap it: `<loc>{shown}</loc>`")),
+        Parent::Entry { has_loc: true, .. } if url => Diagnostic::new(
+            &META,
+            span,
+            format!("text is not allowed directly inside `<{parent_name}>`"),
+        )
+        .with_label("stray URL")
+        .with_help("remove it: the entry already has a `<loc>`"),
+        Parent::Root { entry } if url => Diagnostic::new(
+            &META,
+            span,
+            format!("text is not allowed directly inside `<{parent_name}>`"),
+        )
+        .with_label("a URL outside any entry")
+        .with_help(format!(
+            "put it in an entry: `<{entry}><loc>{shown}</loc></{entry}>`"
+        )),
+        _ => Diagnostic::new(
+            &META,
+            span,
+            format!("text is not allowed directly inside `<{parent_name}>`"),
+        )
+        .with_label(if text.ends_with('>') && !text.contains('<') {
+            "looks like the rest of a tag"
+        } else {
+            "unexpected text"
+        })
+        .with_help(format!("remove it: `<{parent_name}>` holds only elements")),
+    };
+    cx.report(d);
 }
 
 impl Rule for Check {
@@ -69,14 +129,30 @@ impl Rule for Check {
         if sitemap.kind == Kind::Other {
             return;
         }
+        let root = sitemap.root.qualified_name(sitemap.source);
+        let entry = sitemap.kind.entry_name();
         for span in &sitemap.stray_text {
-            report(span.clone(), sitemap.root.local_name(), sitemap.source, cx);
+            report(
+                span.clone(),
+                root,
+                Parent::Root { entry },
+                sitemap.source,
+                cx,
+            );
         }
     }
 
     fn check_entry(&self, sitemap: &Sitemap<'_>, entry: &Entry<'_>, cx: &mut Context<'_>) {
+        let name = entry.element.qualified_name(sitemap.source);
+        let has_loc = entry.field(Field::Loc).is_some();
         for span in &entry.stray_text {
-            report(span.clone(), entry.kind.name(), sitemap.source, cx);
+            report(
+                span.clone(),
+                name,
+                Parent::Entry { has_loc, name },
+                sitemap.source,
+                cx,
+            );
         }
     }
 }

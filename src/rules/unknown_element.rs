@@ -2,17 +2,20 @@
 
 use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
-use crate::model::{Child, ChildKind, Entry, Field, Kind, Sitemap};
+use crate::model::{Child, ChildKind, Entry, EntryKind, Field, Kind, Sitemap};
 use crate::rule::{Context, Rule, RuleMeta};
+use crate::rules::missing_loc;
 use crate::suggest;
 
 declare_rule! {
     /// ## What it does
     /// Reports elements in the sitemap namespace that do not belong where they are: an unknown name
-    /// inside `<url>`/`<sitemap>` (`<location>`, `<lastmodified>`, `<sm:foo>`), `<changefreq>` or
-    /// `<priority>` inside a sitemap index's `<sitemap>`, and anything but `<url>`/`<sitemap>` directly
-    /// inside the root. Misspellings get a suggestion. Elements in other namespaces (extensions such
-    /// as `image:image`) are not reported by this rule.
+    /// inside `<url>`/`<sitemap>` (`<lastmodified>`, `<sm:foo>`, a nested `<url>`), `<changefreq>`
+    /// or `<priority>` inside a sitemap index's `<sitemap>`, and anything but `<url>`/`<sitemap>`
+    /// directly inside the root (such as a `<loc>` without its `<url>`). Misspellings and wrong case
+    /// get a suggestion. Elements in other namespaces (extensions such as `image:image`) are not
+    /// reported by this rule; an element in no namespace inside a sitemap is. A misspelled `<loc>`
+    /// in an entry without `<loc>` is reported by `missing-loc`.
     ///
     /// ## Why is this bad?
     /// The schema rejects them, Yandex reports "Unknown tag", and crawlers ignore their content: a
@@ -50,93 +53,156 @@ pub struct Check;
 const URL_CHILDREN: &[&str] = &["loc", "lastmod", "changefreq", "priority"];
 const SITEMAP_CHILDREN: &[&str] = &["loc", "lastmod"];
 
+/// The children an entry of this kind may have.
+pub fn allowed_children(kind: EntryKind) -> &'static [&'static str] {
+    match kind {
+        EntryKind::Url => URL_CHILDREN,
+        EntryKind::Sitemap => SITEMAP_CHILDREN,
+    }
+}
+
+/// The allowed element `name` is probably a misspelling of (`location` → `loc`, `LastMod` →
+/// `lastmod`), if any.
+pub fn suggested_name(name: &str, allowed: &[&'static str]) -> Option<&'static str> {
+    let alias = match name.to_ascii_lowercase().as_str() {
+        "location" | "link" | "href" | "uri" | "address" => Some("loc"),
+        "lastmodified" | "last_mod" | "last-mod" | "lastmodification" | "last_modified"
+        | "lastmoddate" | "modified" | "updated" | "date" => Some("lastmod"),
+        "changefrequency" | "change_freq" | "change-freq" | "frequency" | "freq" => {
+            Some("changefreq")
+        }
+        "prio" | "pri" => Some("priority"),
+        _ => None,
+    };
+    alias
+        .and_then(|a| allowed.iter().copied().find(|&x| x == a))
+        .or_else(|| suggest::closest(name, allowed))
+}
+
+/// Whether `child` of `entry` is the misspelled `<loc>` that `missing-loc` labels (so this rule
+/// stays quiet about it).
+pub fn is_loc_lookalike(entry: &Entry<'_>, child: &Child<'_>) -> bool {
+    child.kind == ChildKind::Unknown
+        && suggested_name(child.element.local_name(), allowed_children(entry.kind)) == Some("loc")
+        && entry.field(Field::Loc).is_none()
+}
+
+fn backquoted(names: &[&str]) -> String {
+    names
+        .iter()
+        .map(|a| format!("`<{a}>`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 impl Rule for Check {
     fn meta(&self) -> &'static RuleMeta {
         &META
     }
 
     fn check_sitemap(&self, sitemap: &Sitemap<'_>, cx: &mut Context<'_>) {
-        let root = sitemap.root.local_name();
+        if sitemap.kind == Kind::Other {
+            return;
+        }
+        let source = sitemap.source;
+        let root = sitemap.root.qualified_name(source);
         let entry = sitemap.kind.entry_name();
         for child in &sitemap.other_children {
             if child.kind != ChildKind::Unknown {
                 continue;
             }
-            let name = child.element.local_name();
-            let mut d = Diagnostic::new(
+            let name = child.element.qualified_name(source);
+            let local = child.element.local_name();
+            let d = Diagnostic::new(
                 &META,
                 child.element.name_span.clone(),
                 format!("`<{name}>` is not allowed directly inside `<{root}>`"),
-            )
-            .with_label(format!("expected `<{entry}>`"));
-            d = if Field::from_name(name).is_some() {
-                d.with_help(format!("`<{name}>` belongs inside a `<{entry}>` entry"))
+            );
+            let d = if Field::from_name(local).is_some() {
+                d.with_label(format!("not inside a `<{entry}>`"))
+                    .with_help(format!(
+                        "`<{local}>` belongs inside an entry: `<{entry}><{local}>…</{local}></{entry}>`"
+                    ))
+            } else if let Some(s) = suggest::closest(local, &[entry]) {
+                d.with_label(format!("did you mean `<{s}>`?"))
+                    .with_help(format!("rename it to `<{s}>`"))
             } else {
-                d.with_help(format!("`<{root}>` contains only `<{entry}>` entries"))
+                d.with_label(format!("expected `<{entry}>`"))
+                    .with_help(format!("`<{root}>` contains only `<{entry}>` entries"))
             };
             cx.report(d);
         }
     }
 
     fn check_entry(&self, sitemap: &Sitemap<'_>, entry: &Entry<'_>, cx: &mut Context<'_>) {
-        let in_index = sitemap.kind == Kind::Index;
+        let missing_loc_reports_lookalike = cx.settings.severity_of(&missing_loc::META).is_some();
         for child in &entry.children {
-            report_child(entry, child, in_index, cx);
+            if missing_loc_reports_lookalike && is_loc_lookalike(entry, child) {
+                continue;
+            }
+            report_child(sitemap, entry, child, cx);
         }
     }
 }
 
-fn report_child(entry: &Entry<'_>, child: &Child<'_>, in_index: bool, cx: &mut Context<'_>) {
-    let parent = entry.kind.name();
-    let name = child.element.local_name();
+fn report_child(sitemap: &Sitemap<'_>, entry: &Entry<'_>, child: &Child<'_>, cx: &mut Context<'_>) {
+    let source = sitemap.source;
+    let parent = entry.element.qualified_name(source);
+    let name = child.element.qualified_name(source);
+    let local = child.element.local_name();
+    let allowed = allowed_children(entry.kind);
     match child.kind {
-        ChildKind::Field(f) if in_index && !f.allowed_in(Kind::Index) => {
+        ChildKind::Field(f) if !allowed.contains(&f.name()) => {
+            // A `<sitemap>` in a `<urlset>` (or the reverse) is reported by `entry-kind-mismatch`;
+            // which children it may have depends on how that is fixed.
+            let file_entry = sitemap.kind.entry_name();
+            if entry.kind.name() != file_entry {
+                return;
+            }
             cx.report(
                 Diagnostic::new(
                     &META,
                     child.element.name_span.clone(),
-                    format!("`<{name}>` is not allowed in a sitemap index entry"),
+                    format!("`<{name}>` is not allowed in `<{parent}>`"),
                 )
-                .with_label("a `<sitemap>` holds only `<loc>` and `<lastmod>`")
+                .with_label(format!(
+                    "a `<{}>` entry holds only {}",
+                    entry.kind.name(),
+                    backquoted(allowed).replace(", ", " and ")
+                ))
                 .with_help(format!(
-                    "remove `<{name}>`; it belongs to `<url>` entries in the child sitemap"
+                    "remove it: `<{local}>` belongs to the `<url>` entries of the sitemap this entry points to"
                 )),
             );
         }
         ChildKind::Unknown => {
-            let allowed = if in_index { SITEMAP_CHILDREN } else { URL_CHILDREN };
-            let known = ["url", "sitemap"].contains(&name);
-            let mut d = Diagnostic::new(
+            let d = Diagnostic::new(
                 &META,
                 child.element.name_span.clone(),
                 format!("unknown element `<{name}>` in `<{parent}>`"),
             );
-            let alias = match name.to_ascii_lowercase().as_str() {
-                "location" | "link" | "href" | "uri" => Some("loc"),
-                "lastmodified" | "last_mod" | "last-mod" | "lastmodification" | "modified"
-                | "updated" | "date" => Some("lastmod"),
-                "changefrequency" | "change_freq" | "frequency" | "freq" => Some("changefreq"),
-                "prio" => Some("priority"),
-                _ => None,
-            };
-            let suggestion = alias
-                .filter(|a| allowed.contains(a))
-                .or_else(|| suggest::closest(name, allowed));
-            d = match suggestion {
-                Some(s) => d
-                    .with_label(format!("did you mean `<{s}>`?"))
-                    .with_help(format!("rename it to `<{s}>`")),
-                None if known => d.with_help(format!(
-                    "entries cannot be nested: close the `<{parent}>` before opening `<{name}>`"
-                )),
-                None => d.with_help(format!(
-                    "`<{parent}>` may contain {}; extension elements need their own namespace (e.g. `image:image`)",
-                    allowed
-                        .iter()
-                        .map(|a| format!("`<{a}>`"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )),
+            let d = if let Some(s) = suggested_name(local, allowed) {
+                let prefixed = match child.element.prefix(source) {
+                    Some(p) => format!("{p}:{s}"),
+                    None => s.to_string(),
+                };
+                let help = if local.eq_ignore_ascii_case(s) {
+                    format!("element names are case-sensitive: rename it to `<{prefixed}>`")
+                } else {
+                    format!("rename it to `<{prefixed}>`")
+                };
+                d.with_label(format!("did you mean `<{prefixed}>`?"))
+                    .with_help(help)
+            } else if matches!(local, "url" | "sitemap") {
+                d.with_label("entries cannot be nested").with_help(format!(
+                    "close the `<{parent}>` before opening the next `<{name}>`"
+                ))
+            } else {
+                d.with_label("not a sitemap element").with_help(format!(
+                    "`<{}>` may contain {}; extension elements need their own namespace (e.g. `image:image`)",
+                    entry.kind.name(),
+                    backquoted(allowed)
+                ))
             };
             cx.report(d);
         }
