@@ -117,6 +117,8 @@ pub struct Problem {
     pub message: String,
     /// How to fix it, with the corrected URL when it can be derived.
     pub help: Option<String>,
+    /// The corrected URL shown in `help`, if any: this problem and every error fixed.
+    pub fix: Option<String>,
 }
 
 /// All problems of `value` (already trimmed of XML whitespace by the caller), in order of
@@ -124,15 +126,23 @@ pub struct Problem {
 ///
 /// A value without problems allocates nothing.
 pub fn check_http_url(value: &str) -> Vec<Problem> {
+    check_http_url_with_base(value, None)
+}
+
+/// [`check_http_url`], with the origin (`https://www.example.com`, as returned by [`origin`])
+/// that help texts complete relative references with, instead of `https://example.com`.
+pub fn check_http_url_with_base(value: &str, base: Option<&str>) -> Vec<Problem> {
     if value.is_empty() {
         return vec![Problem {
             kind: ProblemKind::Empty,
             range: 0..0,
             message: "empty URL".to_owned(),
             help: Some("write the absolute `http` or `https` URL of the page".to_owned()),
+            fix: None,
         }];
     }
     let mut checker = Checker::new(value);
+    checker.base = base;
     checker.run();
     if checker.findings.is_empty() {
         return Vec::new();
@@ -142,8 +152,19 @@ pub fn check_http_url(value: &str) -> Vec<Problem> {
     findings
         .iter()
         .take(MAX_PROBLEMS)
-        .map(|f| render(value, &checker, findings, f))
+        .map(|f| render(value, &checker, f))
         .collect()
+}
+
+/// The scheme and authority (`https://www.example.com:8080`) of a URL without any problem.
+pub fn origin(value: &str) -> Option<&str> {
+    let mut checker = Checker::new(value);
+    checker.run();
+    if !checker.findings.is_empty() || value.is_empty() {
+        return None;
+    }
+    let start = value.find("://")? + 3;
+    Some(&value[..authority_end(value.as_bytes(), start)])
 }
 
 /// The URI crawlers want for an IRI: non-ASCII characters outside the host are
@@ -279,6 +300,8 @@ struct Checker<'a> {
     findings: Vec<Finding>,
     /// The reg-name host (not an IP literal), once found.
     host: Option<Range<usize>>,
+    /// The origin (`https://example.com`) relative references are completed with in help texts.
+    base: Option<&'a str>,
 }
 
 fn is_slash(b: u8) -> bool {
@@ -548,7 +571,20 @@ impl<'a> Checker<'a> {
             v,
             findings: Vec::new(),
             host: None,
+            base: None,
         }
+    }
+
+    /// The origin suggested for relative references.
+    fn base(&self) -> &'a str {
+        self.base.unwrap_or("https://example.com")
+    }
+
+    /// The scheme suggested for URLs without one: the base's, else `https`.
+    fn scheme(&self) -> &'a str {
+        self.base
+            .and_then(|b| b.split_once("://"))
+            .map_or("https", |(scheme, _)| scheme)
     }
 
     fn push(&mut self, kind: ProblemKind, range: Range<usize>, issue: Issue) {
@@ -1183,18 +1219,33 @@ fn percent_encoded(s: &str) -> String {
 
 /// `text` in backticks, its middle elided when long.
 fn code(text: &str) -> String {
-    const HEAD: usize = 40;
-    const TAIL: usize = 20;
+    elided(text, 40, 20)
+}
+
+/// A suggested URL in backticks: shown whole unless very long, so that it can be copied.
+fn code_url(url: &str) -> String {
+    elided(url, 200, 60)
+}
+
+/// `text` in backticks (double ones around text with a backquote, as Markdown does), its middle
+/// elided when it has more than `head + tail + 10` characters.
+fn elided(text: &str, head: usize, tail: usize) -> String {
     let count = text.chars().count();
-    if count <= HEAD + TAIL + 10 {
-        return format!("`{text}`");
+    let shown = if count <= head + tail + 10 {
+        text.to_owned()
+    } else {
+        let head_end = text.char_indices().nth(head).map_or(text.len(), |(i, _)| i);
+        let tail_start = text
+            .char_indices()
+            .nth(count - tail)
+            .map_or(text.len(), |(i, _)| i);
+        format!("{}…{}", &text[..head_end], &text[tail_start..])
+    };
+    if shown.contains('`') {
+        format!("`` {shown} ``")
+    } else {
+        format!("`{shown}`")
     }
-    let head_end = text.char_indices().nth(HEAD).map_or(text.len(), |(i, _)| i);
-    let tail_start = text
-        .char_indices()
-        .nth(count - TAIL)
-        .map_or(text.len(), |(i, _)| i);
-    format!("`{}…{}`", &text[..head_end], &text[tail_start..])
 }
 
 fn char_name(c: char) -> Option<&'static str> {
@@ -1283,15 +1334,6 @@ fn it(text: &str) -> &'static str {
     }
 }
 
-/// `value` with `range` replaced by `with`.
-fn replaced(value: &str, range: Range<usize>, with: &str) -> String {
-    let mut out = String::with_capacity(value.len() + with.len());
-    out.push_str(&value[..range.start]);
-    out.push_str(with);
-    out.push_str(&value[range.end..]);
-    out
-}
-
 /// What a character flagged as `kind` in `part` becomes in the corrected URL, or `None` when
 /// no correction can be derived.
 fn replacement(
@@ -1338,84 +1380,194 @@ fn replacement(
     Some(())
 }
 
-/// `value` with every character-level finding of `kind` corrected.
-fn fixed_chars(value: &str, findings: &[Finding], kind: ProblemKind) -> Option<String> {
-    let mut out = String::with_capacity(value.len() + 8);
-    let mut done = 0;
-    for f in findings {
-        let Issue::Char(part) = f.issue else {
-            continue;
-        };
-        if f.kind != kind || f.range.start < done {
-            continue;
+/// The correction of one finding: replace `range` of the value with the string, or `None` when
+/// no correction can be derived (an unknown host, a port that is not a number, …).
+fn edit(value: &str, checker: &Checker<'_>, f: &Finding) -> Option<(Range<usize>, String)> {
+    let r = f.range.clone();
+    let text = &value[r.clone()];
+    Some(match f.issue {
+        Issue::Char(part) => {
+            let mut out = String::with_capacity(text.len() * 3);
+            let at_end = r.end == value.len();
+            for c in text.chars() {
+                if f.kind == ProblemKind::NonAscii {
+                    percent_encode_char(c, &mut out);
+                } else {
+                    replacement(f.kind, part, c, at_end, &mut out)?;
+                }
+            }
+            (r, out)
         }
-        out.push_str(&value[done..f.range.start]);
-        let at_end = f.range.end == value.len();
-        for c in value[f.range.clone()].chars() {
-            replacement(kind, part, c, at_end, &mut out)?;
+        Issue::Relative => {
+            let sep = if value.starts_with('/') { "" } else { "/" };
+            (0..0, format!("{}{sep}", checker.base()))
         }
-        done = f.range.end;
-    }
-    out.push_str(&value[done..]);
-    Some(out)
+        Issue::SchemeRelative => (0..0, format!("{}:", checker.scheme())),
+        Issue::NoScheme => (0..0, format!("{}://", checker.scheme())),
+        Issue::EmptyScheme => (0..0, checker.scheme().to_owned()),
+        Issue::MissingColon { replaced: true } => (r, ":".to_owned()),
+        Issue::MissingColon { replaced: false } => (r.end..r.end, ":".to_owned()),
+        Issue::SchemeTypo { wanted }
+        | Issue::InvalidScheme {
+            wanted: Some(wanted),
+        } => (r, wanted.to_owned()),
+        Issue::Slashes {
+            colon,
+            host_like: true,
+            ..
+        } => (colon + 1..r.end, "//".to_owned()),
+        Issue::Credentials | Issue::DoubledScheme | Issue::Fragment => (r, String::new()),
+        Issue::EmptyLabel => {
+            let host = checker.host.clone()?;
+            // A leading run of dots goes; any other run becomes one dot (a trailing dot stays).
+            let with = if r.start == host.start { "" } else { "." };
+            (r, with.to_owned())
+        }
+        Issue::Ipv4(Ipv4Issue::LeadingZero) => {
+            let digits = text.trim_start_matches('0');
+            (r, if digits.is_empty() { "0" } else { digits }.to_owned())
+        }
+        Issue::Ipv6Unbracketed => (r, format!("[{text}]")),
+        Issue::HostNonAscii => {
+            let ascii = url::quirks::domain_to_ascii(text);
+            if ascii.is_empty() || !ascii.is_ascii() {
+                return None;
+            }
+            (r, ascii)
+        }
+        _ => return None,
+    })
 }
 
-fn with_url(text: &str, url: Option<String>) -> String {
-    match url {
-        Some(url) => format!("{text}: {}", code(&url)),
+/// A corrected URL offered in a help text.
+struct Fix {
+    url: String,
+    /// Whether problems of other kinds than the one the help is about were corrected too.
+    others: bool,
+    /// Whether the help is about an error (else a warning, corrected together with the errors).
+    for_error: bool,
+}
+
+/// The URL with the problem `f` corrected, and with it every error, so that the suggestion is
+/// itself a valid URL: `None` when some correction cannot be derived or the result would still
+/// be invalid. Warnings of other kinds (a fragment, non-ASCII characters) are left alone.
+fn suggestion(value: &str, checker: &Checker<'_>, f: &Finding) -> Option<Fix> {
+    let mut edits = Vec::new();
+    let mut others = false;
+    for g in &checker.findings {
+        if g.kind == f.kind || g.kind.is_error() {
+            others |= g.kind != f.kind;
+            edits.push(edit(value, checker, g)?);
+        }
+    }
+    // Insertions before replacements at the same place; an edit inside an earlier one is
+    // covered by it (`http:\\example.com`: the slashes are rewritten as a whole).
+    edits.sort_by_key(|(r, _)| (r.start, !r.is_empty(), std::cmp::Reverse(r.end)));
+    let mut url = String::with_capacity(value.len() + 16);
+    let mut done = 0;
+    let mut covered = 0..0;
+    for (r, with) in &edits {
+        if !covered.is_empty() && r.start >= covered.start && r.end <= covered.end {
+            continue;
+        }
+        if r.start < done {
+            return None;
+        }
+        url.push_str(&value[done..r.start]);
+        url.push_str(with);
+        done = r.end;
+        covered = r.clone();
+    }
+    url.push_str(&value[done..]);
+    let mut check = Checker::new(&url);
+    check.run();
+    if url.is_empty()
+        || check
+            .findings
+            .iter()
+            .any(|g| g.kind.is_error() || g.kind == f.kind)
+    {
+        return None;
+    }
+    Some(Fix {
+        url,
+        others,
+        for_error: f.kind.is_error(),
+    })
+}
+
+/// `text`, then the corrected URL if there is one.
+fn with_url(text: &str, fix: Option<&Fix>) -> String {
+    match fix {
+        Some(Fix {
+            url, others: false, ..
+        }) => format!("{text}: {}", code_url(url)),
+        Some(Fix {
+            url,
+            for_error: true,
+            ..
+        }) => format!("{text}; with every error fixed: {}", code_url(url)),
+        Some(Fix { url, .. }) => format!("{text}; with the errors fixed too: {}", code_url(url)),
         None => text.to_owned(),
     }
 }
 
-fn render(value: &str, checker: &Checker<'_>, findings: &[Finding], f: &Finding) -> Problem {
+fn render(value: &str, checker: &Checker<'_>, f: &Finding) -> Problem {
     let text = &value[f.range.clone()];
+    let fix = suggestion(value, checker, f);
+    let fix = fix.as_ref();
+    // Helps that show the whole corrected URL anyway need no "fixing every problem" remark.
+    let url = |what: &str| match fix {
+        Some(fix) => format!("{what}: {}", code_url(&fix.url)),
+        None => what.to_owned(),
+    };
     let (message, help) = match f.issue {
-        Issue::Char(part) => render_char(value, findings, f, part),
+        Issue::Char(part) => render_char(value, fix, f, part),
         Issue::Relative => {
-            let sep = if value.starts_with('/') { "" } else { "/" };
+            let how = if checker.base.is_some() {
+                "write the full URL with the scheme and host the other entries have"
+            } else {
+                "write the full URL with scheme and host, e.g."
+            };
+            let help = match fix {
+                Some(fix) if checker.base.is_some() => format!("{how}: {}", code_url(&fix.url)),
+                Some(fix) => format!("{how} {}", code_url(&fix.url)),
+                None => "write the full URL with scheme and host".to_owned(),
+            };
             (
-                format!("relative URL {}: a sitemap needs absolute URLs", code(text)),
-                Some(format!(
-                    "write the full URL with scheme and host, e.g. {}",
-                    code(&format!("https://example.com{sep}{value}"))
-                )),
+                format!("relative URL {}: `<loc>` needs an absolute URL", code(text)),
+                Some(help),
             )
         }
         Issue::SchemeRelative => (
             format!("scheme-relative URL {} is missing its scheme", code(value)),
-            Some(with_url("add the scheme", Some(format!("https:{value}")))),
+            Some(url("add the scheme")),
         ),
         Issue::NoScheme => (
             format!("missing scheme before {}", code(text)),
-            Some(with_url("add the scheme", Some(format!("https://{value}")))),
+            Some(url("add the scheme")),
         ),
         Issue::EmptyScheme => (
             "missing scheme before `://`".to_owned(),
-            Some(with_url("add the scheme", Some(format!("https{value}")))),
+            Some(url("add the scheme")),
         ),
         Issue::MissingColon { replaced: r } => {
             if r {
                 let scheme = &value[..f.range.start];
                 (
                     format!("wrong character {} instead of `:` after {}", code(text), code(scheme)),
-                    Some(with_url("write `:`", Some(replaced(value, f.range.clone(), ":")))),
+                    Some(with_url("write `:`", fix)),
                 )
             } else {
                 (
                     format!("missing `:` after the scheme {}", code(text)),
-                    Some(with_url(
-                        "insert `:`",
-                        Some(replaced(value, f.range.end..f.range.end, ":")),
-                    )),
+                    Some(with_url("insert `:`", fix)),
                 )
             }
         }
         Issue::SchemeTypo { wanted } => (
             format!("misspelled scheme {}", code(text)),
-            Some(with_url(
-                &format!("write `{wanted}`"),
-                Some(replaced(value, f.range.clone(), wanted)),
-            )),
+            Some(with_url(&format!("write `{wanted}`"), fix)),
         ),
         Issue::InvalidScheme { wanted } => (
             format!(
@@ -1423,10 +1575,7 @@ fn render(value: &str, checker: &Checker<'_>, findings: &[Finding], f: &Finding)
                 shown(text)
             ),
             Some(match wanted {
-                Some(w) => with_url(
-                    &format!("write `{w}`"),
-                    Some(replaced(value, f.range.clone(), w)),
-                ),
+                Some(w) => with_url(&format!("write `{w}`"), fix),
                 None => "a sitemap may list only `http` and `https` URLs".to_owned(),
             }),
         ),
@@ -1466,10 +1615,10 @@ fn render(value: &str, checker: &Checker<'_>, findings: &[Finding], f: &Finding)
                 }
                 _ => format!("too many slashes ({n}) after {}: the host must follow `//`", code(scheme)),
             };
-            let help = if host_like {
-                format!("write it as {}", code(&format!("{scheme}//{rest}")))
-            } else {
-                format!("write the host name after {}", code(&format!("{scheme}//")))
+            let help = match fix {
+                Some(fix) if host_like => format!("write it as {}", code_url(&fix.url)),
+                _ if host_like => format!("write `//` after {}", code(scheme)),
+                _ => format!("write the host name after {}", code(&format!("{scheme}//"))),
             };
             (message, Some(help))
         }
@@ -1482,37 +1631,35 @@ fn render(value: &str, checker: &Checker<'_>, findings: &[Finding], f: &Finding)
             Some("write the host name after `//`".to_owned()),
         ),
         Issue::Credentials => {
-            let fixed = Some(replaced(value, f.range.clone(), ""));
             if text == "@" {
                 (
                     "empty user info `@` before the host".to_owned(),
-                    Some(with_url("remove it", fixed)),
+                    Some(with_url("remove it", fix)),
                 )
             } else if text.contains(':') {
                 (
                     format!("credentials {} in the URL", code(text)),
                     Some(with_url(
                         "remove them: crawlers drop credentials, and a sitemap publishes them",
-                        fixed,
+                        fix,
                     )),
                 )
             } else {
                 (
                     format!("user name {} in the URL", code(text)),
-                    Some(with_url("remove it: crawlers drop user names", fixed)),
+                    Some(with_url("remove it: crawlers drop user names", fix)),
                 )
             }
         }
         Issue::DoubledScheme => (
             format!("doubled scheme: {} is read as the host", code(text)),
-            Some(with_url("remove it", Some(replaced(value, f.range.clone(), "")))),
+            Some(with_url("remove it", fix)),
         ),
         Issue::EmptyLabel => {
             let host = checker.host.clone().unwrap_or(f.range.clone());
-            let fixed = fixed_host_dots(value, host.clone());
             (
                 format!("empty label in the host {}", code(&value[host])),
-                Some(with_url("remove the extra `.`", fixed)),
+                Some(with_url("remove the extra `.`", fix)),
             )
         }
         Issue::LabelTooLong { len } => (
@@ -1548,18 +1695,13 @@ fn render(value: &str, checker: &Checker<'_>, findings: &[Finding], f: &Finding)
                     Some("each part of an IPv4 address is a number from 0 to 255".to_owned()),
                 ),
                 Ipv4Issue::LeadingZero => {
-                    let digits = text.trim_start_matches('0');
-                    let digits = if digits.is_empty() { "0" } else { digits };
                     (
                         format!(
                             "leading zero in {} of the IPv4 address {}: some parsers read it as octal",
                             code(text),
                             code(host_text)
                         ),
-                        Some(with_url(
-                            "remove the leading zeros",
-                            Some(replaced(value, f.range.clone(), digits)),
-                        )),
+                        Some(with_url("remove the leading zeros", fix)),
                     )
                 }
             }
@@ -1582,10 +1724,7 @@ fn render(value: &str, checker: &Checker<'_>, findings: &[Finding], f: &Finding)
         ),
         Issue::Ipv6Unbracketed => (
             format!("unbracketed IPv6 address {}", code(text)),
-            Some(with_url(
-                "enclose it in `[` `]`",
-                Some(replaced(value, f.range.clone(), &format!("[{text}]"))),
-            )),
+            Some(with_url("enclose it in `[` `]`", fix)),
         ),
         Issue::Idna => (
             format!("invalid internationalized host name {}", shown(text)),
@@ -1594,12 +1733,11 @@ fn render(value: &str, checker: &Checker<'_>, findings: &[Finding], f: &Finding)
         Issue::HostNonAscii => {
             let ascii = url::quirks::domain_to_ascii(text);
             let help = if ascii.is_empty() {
-                with_url("crawlers expect an ASCII host", None)
+                "crawlers expect an ASCII host".to_owned()
             } else {
-                format!(
-                    "crawlers expect the punycode (IDNA) form {}: {}",
-                    code(&ascii),
-                    code(&to_uri(value))
+                with_url(
+                    &format!("crawlers expect the punycode (IDNA) form {}", code(&ascii)),
+                    fix,
                 )
             };
             (format!("internationalized host name {}", shown(text)), Some(help))
@@ -1616,7 +1754,7 @@ fn render(value: &str, checker: &Checker<'_>, findings: &[Finding], f: &Finding)
             format!("fragment {} is ignored by crawlers", shown(text)),
             Some(with_url(
                 "remove it: each fragment makes another entry for the same page",
-                Some(value[..f.range.start].to_owned()),
+                fix,
             )),
         ),
     };
@@ -1625,39 +1763,21 @@ fn render(value: &str, checker: &Checker<'_>, findings: &[Finding], f: &Finding)
         range: f.range.clone(),
         message,
         help,
+        fix: fix.map(|fix| fix.url.clone()),
     }
-}
-
-/// `value` with the empty labels of the host at `host` removed.
-fn fixed_host_dots(value: &str, host: Range<usize>) -> Option<String> {
-    let text = &value[host.clone()];
-    let trailing = text.ends_with('.');
-    let mut fixed = String::with_capacity(text.len());
-    for label in text.split('.').filter(|l| !l.is_empty()) {
-        if !fixed.is_empty() {
-            fixed.push('.');
-        }
-        fixed.push_str(label);
-    }
-    if fixed.is_empty() {
-        return None;
-    }
-    if trailing {
-        fixed.push('.');
-    }
-    Some(replaced(value, host, &fixed))
 }
 
 fn render_char(
     value: &str,
-    findings: &[Finding],
+    fix: Option<&Fix>,
     f: &Finding,
     part: Part,
 ) -> (String, Option<String>) {
     let text = &value[f.range.clone()];
     let first = text.chars().next().unwrap_or(' ');
     let where_ = part.name();
-    let fixed = || fixed_chars(value, findings, f.kind);
+    let fixed = || fix;
+    let several = text.chars().nth(1).is_some();
     match f.kind {
         ProblemKind::Whitespace => {
             let count = text.chars().count();
@@ -1738,6 +1858,8 @@ fn render_char(
         ProblemKind::InvalidChar => {
             let message = if part == Part::Fragment && text.starts_with('#') {
                 "another `#` inside the fragment".to_owned()
+            } else if first.is_ascii() && several {
+                format!("characters {} are not allowed in the {where_}", code(text))
             } else if first.is_ascii() {
                 format!("character {} is not allowed in the {where_}", code(text))
             } else if text.contains('\u{FFFD}') {
@@ -1749,8 +1871,10 @@ fn render_char(
                     .chars()
                     .any(|c| matches!(c, '\u{E000}'..='\u{F8FF}' | '\u{F0000}'..));
                 format!(
-                    "character {} is not allowed in the {}{}",
+                    "{} {} {} not allowed in the {}{}",
+                    if several { "characters" } else { "character" },
                     code_points(text),
+                    if several { "are" } else { "is" },
                     where_,
                     if private && part != Part::Query {
                         " (private-use characters are allowed only in the query)"
@@ -1788,8 +1912,11 @@ fn render_char(
         ProblemKind::NonAscii => (
             format!("non-ASCII {} in the {where_}", shown(text)),
             Some(with_url(
-                "crawlers expect a URI: percent-encode it as UTF-8",
-                Some(to_uri(value)),
+                &format!(
+                    "crawlers expect a URI: percent-encode {} as UTF-8",
+                    it(text)
+                ),
+                fixed(),
             )),
         ),
         ProblemKind::InvalidHost => {
@@ -1803,7 +1930,12 @@ fn render_char(
                 )
             } else {
                 (
-                    format!("character {} is not allowed in a host name", code(text)),
+                    format!(
+                        "{} {} {} not allowed in a host name",
+                        if several { "characters" } else { "character" },
+                        code(text),
+                        if several { "are" } else { "is" }
+                    ),
                     Some(
                         "a host name may contain only letters, digits, `-`, `_` and `.`".to_owned(),
                     ),
@@ -2613,6 +2745,81 @@ mod tests {
         }
     }
 
+    /// The URL a help text ends with, if any (elided ones excluded).
+    fn suggested(help: &str) -> Option<&str> {
+        let body = help.strip_suffix('`')?;
+        let start = body.rfind('`')? + 1;
+        let url = &body[start..];
+        let after_scheme = url.split_once("://").map_or("", |(_, rest)| rest);
+        (url.starts_with("http") && !after_scheme.is_empty() && !url.contains('…')).then_some(url)
+    }
+
+    #[test]
+    fn suggestions_fix_every_error() {
+        // The help of each problem shows a URL without any error, or none at all.
+        let v = "htp://example.com/a b";
+        let ps = check_http_url(v);
+        assert_eq!(ps.len(), 2);
+        for p in &ps {
+            let help = p.help.as_deref().unwrap();
+            assert_eq!(suggested(help), Some("http://example.com/a%20b"), "{help}");
+            assert!(help.contains("with every error fixed"), "{help}");
+        }
+        let p = of("/a b", Relative);
+        assert_eq!(
+            p.help.as_deref(),
+            Some("write the full URL with scheme and host, e.g. `https://example.com/a%20b`")
+        );
+        // a fragment's help must not suggest a URL that is still invalid
+        let p = of("https://example.com/a b#frag", Fragment);
+        assert_eq!(
+            p.help.as_deref(),
+            Some("remove it: each fragment makes another entry for the same page; with the errors fixed too: `https://example.com/a%20b`")
+        );
+        // no URL when one problem cannot be corrected
+        let p = of("https://example.com:80a/a b", Whitespace);
+        assert_eq!(p.help.as_deref(), Some("percent-encode it as `%20`"));
+        // non-ASCII stays when an error is fixed (a warning of its own)
+        let p = of("https://example.com/café b", Whitespace);
+        assert_eq!(
+            suggested(p.help.as_deref().unwrap()),
+            Some("https://example.com/café%20b")
+        );
+        // overlapping corrections: the slashes are rewritten as a whole
+        let p = one(r"http:\\example.com");
+        assert!(p.help.unwrap().ends_with("`http://example.com`"));
+        let p = of(r"http:\example.com/", MissingHost);
+        assert_eq!(p.help.as_deref(), Some("write it as `http://example.com/`"));
+    }
+
+    #[test]
+    fn relative_references_take_the_base() {
+        let base = origin("https://www.example.org:8443/a/b?c#d");
+        assert_eq!(base, None, "a fragment is a problem");
+        let base = origin("https://www.example.org:8443/a/b?c");
+        assert_eq!(base, Some("https://www.example.org:8443"));
+        assert_eq!(origin("http://a.example"), Some("http://a.example"));
+        assert_eq!(origin("/about"), None);
+        let p = check_http_url_with_base("/about", base).remove(0);
+        assert_eq!(
+            p.help.as_deref(),
+            Some("write the full URL with the scheme and host the other entries have: `https://www.example.org:8443/about`")
+        );
+        let p = check_http_url_with_base("//cdn.example.org/x", Some("http://a.example")).remove(0);
+        assert_eq!(
+            p.help.as_deref(),
+            Some("add the scheme: `http://cdn.example.org/x`")
+        );
+    }
+
+    #[test]
+    fn backquotes_are_quoted_readably() {
+        let p = one("https://example.com/a`b");
+        assert_eq!(p.message, "character `` ` `` is not allowed in the path");
+        let p = one("https://example.com/a}|b");
+        assert_eq!(p.message, "characters `}|` are not allowed in the path");
+    }
+
     /// A small deterministic generator for robustness checks.
     struct Rng(u64);
     impl Rng {
@@ -2719,6 +2926,13 @@ mod tests {
                         "{v:?}: {p:?}"
                     );
                     assert!(!h.ends_with('.'), "{v:?}: {p:?}");
+                    if let Some(url) = suggested(h) {
+                        let left = check_http_url(url);
+                        assert!(
+                            !left.iter().any(|q| q.kind.is_error() || q.kind == p.kind),
+                            "{v:?}: {p:?} suggests {url:?}, which has {left:#?}"
+                        );
+                    }
                 }
             }
             // one problem per kind per contiguous run

@@ -256,7 +256,7 @@ fn classify(
                 let problem = Problem {
                     range: at,
                     message: format!(
-                        "{} has no timezone: W3C Datetime requires one and Google Search Console reports \"Invalid date\" (the XSD accepts it)",
+                        "{} has no timezone: W3C Datetime requires one after a time, and Google Search Console reports \"Invalid date\"",
                         q(value)
                     ),
                     help: Some(format!(
@@ -288,15 +288,21 @@ fn classify(
         let fixed = render_fix(value, raw);
         let ok = accepted(&fixed);
         let several = problems.len() > 1;
+        // `render_fix` completes a time without timezone with a placeholder offset.
+        let assumed = if raw.time.is_some() && raw.tz.is_none() {
+            " (assuming UTC; use the real offset)"
+        } else {
+            ""
+        };
         if let (true, Some(first)) = (ok, problems.first_mut()) {
             let quoted = format!("`{fixed}`");
             let help = first.help.take().unwrap_or_default();
             first.help = Some(if help.contains(&quoted) {
                 help
             } else if several {
-                format!("{help}; fixing every problem gives {quoted}")
+                format!("{help}; fixing every problem gives {quoted}{assumed}")
             } else {
-                format!("{help}: {quoted}")
+                format!("{help}: {quoted}{assumed}")
             });
         }
     }
@@ -372,8 +378,8 @@ fn build(value: &str, raw: &Raw) -> W3cDateTime {
 }
 
 /// The value rewritten from its components: separators, padding and offsets
-/// normalised, garbage and a timezone without a time dropped, and a time
-/// completed to `hh:mm:ss+00:00` when it has no timezone.
+/// normalised, garbage and a timezone without a time dropped, a time completed
+/// to `hh:mm:ss`, and `+00:00` added when it has no timezone.
 fn render_fix(value: &str, raw: &Raw) -> String {
     let mut s = String::with_capacity(32);
     let _ = write!(s, "{:04}", raw.year.val);
@@ -393,8 +399,8 @@ fn render_fix(value: &str, raw: &Raw) -> String {
                     s.push_str(text(value, a, b));
                 }
             }
-            None if raw.tz.is_none() => s.push_str(":00"),
-            None => {}
+            // Seconds too, so that the corrected value is also valid for the XSD.
+            None => s.push_str(":00"),
         }
         match raw.tz {
             Some(tz) => s.push_str(&tz.render()),
@@ -837,9 +843,9 @@ impl<'a> Scan<'a> {
                 );
                 self.pos += 1;
             }
-            b' ' | b'\t' => {
+            b' ' | b'\t' | b'\n' | b'\r' => {
                 let mut j = start;
-                while matches!(self.b.get(j), Some(b' ' | b'\t')) {
+                while matches!(self.b.get(j), Some(b' ' | b'\t' | b'\n' | b'\r')) {
                     j += 1;
                 }
                 let mut k = j;
@@ -849,9 +855,16 @@ impl<'a> Scan<'a> {
                 if k == j || self.b.get(k) != Some(&b':') {
                     return None;
                 }
+                let by = if self.b[start..j].iter().all(|&c| c == b' ') {
+                    "a space"
+                } else if self.b[start..j].iter().any(|&c| c == b'\n' || c == b'\r') {
+                    "a line break"
+                } else {
+                    "whitespace"
+                };
                 self.issue(
                     start..j,
-                    "date and time are separated by a space".to_owned(),
+                    format!("date and time are separated by {by}"),
                     "W3C Datetime separates date and time with `T`".to_owned(),
                 );
                 self.pos = j;
@@ -1047,7 +1060,7 @@ impl<'a> Scan<'a> {
                 ws_start..end,
                 format!("timezone name {} is not a W3C Datetime timezone", q(word)),
                 format!(
-                    "W3C Datetime writes UTC as `Z` and other zones as an offset `+hh:mm`/`-hh:mm`: use `{spelled}`"
+                    "W3C Datetime writes UTC as `Z` and other zones as an offset `+hh:mm`/`-hh:mm`, here `{spelled}`"
                 ),
             );
             kind
@@ -1655,10 +1668,22 @@ fn fmt_offset(minutes: i32) -> String {
 
 /// User text in backticks, shortened to 40 chars.
 fn q(s: &str) -> String {
-    match s.char_indices().nth(40) {
-        Some((i, _)) => format!("`{}…`", &s[..i]),
-        None => format!("`{s}`"),
+    let shown = match s.char_indices().nth(40) {
+        Some((i, _)) => format!("{}…", &s[..i]),
+        None => s.to_owned(),
+    };
+    // Line breaks and other controls would break the message: show them escaped (`\n`).
+    let mut out = String::with_capacity(shown.len() + 2);
+    out.push('`');
+    for c in shown.chars() {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
     }
+    out.push('`');
+    out
 }
 
 #[cfg(test)]
@@ -2252,7 +2277,8 @@ mod tests {
         assert_eq!(&v[ps[1].range.clone()], "100000");
         assert!(ps[1].message.contains("basic format"));
         let p = first("2024-11-21T1000Z", "1000", &["basic format"]);
-        help_has(&p, "`2024-11-21T10:00Z`");
+        // Corrections add the seconds the XSD needs, so they are valid for it too.
+        help_has(&p, "`2024-11-21T10:00:00Z`");
         let p = first("20241121T100000+0100", "20241121", &[]);
         help_has(&p, "`2024-11-21T10:00:00+01:00`");
         let ps = invalid("20241321");
@@ -2409,9 +2435,44 @@ mod tests {
     }
 
     #[test]
+    fn whitespace_between_date_and_time() {
+        let p = first(
+            "2024-11-21\n10:00:00Z",
+            "\n",
+            &["separated by a line break"],
+        );
+        help_has(&p, "`2024-11-21T10:00:00Z`");
+        let p = first("2024-11-21\t10:00:00Z", "\t", &["separated by whitespace"]);
+        help_has(&p, "`2024-11-21T10:00:00Z`");
+    }
+
+    #[test]
+    fn corrected_times_are_valid_for_the_xsd_too() {
+        for v in [
+            "2024-11-21T10:00+01",
+            "2024-11-21T1000Z",
+            "2024-11-21T10Z",
+            "2024-11-21 10:00",
+            "2024-11-21t10:00z",
+            "2024/11/21 10:00 UTC",
+        ] {
+            let help = help(&invalid(v)[0]).to_owned();
+            let fixed = help
+                .rsplit('`')
+                .nth(1)
+                .unwrap_or_else(|| panic!("{v:?}: no value in {help:?}"));
+            assert!(
+                matches!(parse(fixed), Verdict::Valid(_)),
+                "{v:?}: {help:?} suggests {fixed:?}, {:?}",
+                parse(fixed)
+            );
+        }
+    }
+
+    #[test]
     fn incomplete_times() {
         let p = first("2024-11-21T10Z", "10", &["no minutes"]);
-        help_has(&p, "`2024-11-21T10:00Z`");
+        help_has(&p, "`2024-11-21T10:00:00Z`");
         let ps = invalid("2024-11-21T10");
         assert_eq!(ps.len(), 2);
         help_has(&ps[0], "`2024-11-21T10:00:00+00:00`");

@@ -7,7 +7,9 @@ use crate::rule::{Context, Rule, RuleMeta};
 use crate::suggest;
 
 /// The values `<changefreq>` may take, case-sensitive.
-pub const VALUES: [&str; 7] = ["always", "hourly", "daily", "weekly", "monthly", "yearly", "never"];
+pub const VALUES: [&str; 7] = [
+    "always", "hourly", "daily", "weekly", "monthly", "yearly", "never",
+];
 
 declare_rule! {
     /// ## What it does
@@ -82,9 +84,15 @@ impl Rule for Check {
             Diagnostic::new(&META, span, "`<changefreq>` is empty")
                 .with_help(format!("use one of {listed}, or remove the element"))
         } else if VALUES.contains(&trimmed) {
+            // Underline the whitespace with the value, unless it spans lines.
+            let span = if raw.contains('\n') {
+                span
+            } else {
+                value.source_range(sitemap.source, 0..value.text.len())
+            };
             Diagnostic::new(
                 &META,
-                value.source_range(sitemap.source, 0..value.text.len()),
+                span,
                 format!("`<changefreq>` value `{trimmed}` has surrounding whitespace"),
             )
             .with_label("the schema's enumeration does not trim whitespace")
@@ -104,7 +112,9 @@ impl Rule for Check {
             match suggestion {
                 Some(s) => d
                     .with_label(format!("did you mean `{s}`?"))
-                    .with_help(format!("write `{s}` (values are lowercase); allowed: {listed}")),
+                    .with_help(format!(
+                        "write `{s}` (values are lowercase); allowed: {listed}"
+                    )),
                 None => d
                     .with_label("not an allowed value")
                     .with_help(format!("use one of {listed}")),

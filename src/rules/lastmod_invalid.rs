@@ -4,7 +4,8 @@ use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
 use crate::model::{Entry, Field, Sitemap};
 use crate::rule::{Context, Rule, RuleMeta};
-use crate::w3c_datetime::Verdict;
+use crate::rules::loc_invalid::on_one_line;
+use crate::w3c_datetime::{self, Verdict};
 
 declare_rule! {
     /// ## What it does
@@ -64,16 +65,34 @@ impl Rule for Check {
         let Verdict::Invalid(problems) = value.date() else {
             return;
         };
-        let Some(first) = problems.first() else { return };
-        let span = if value.trimmed().is_empty() {
-            value.span(sitemap.source)
-        } else {
-            value.source_range_in_trimmed(sitemap.source, first.range.clone())
+        let Some(first) = problems.first() else {
+            return;
         };
-        let mut d = Diagnostic::new(&META, span, first.message.clone())
+        let source = sitemap.source;
+        if value.trimmed().is_empty() {
+            cx.report(
+                Diagnostic::new(&META, value.span(source), "`<lastmod>` is empty")
+                    .with_help_opt(first.help.clone()),
+            );
+            return;
+        }
+        let span = |p: &w3c_datetime::Problem| {
+            on_one_line(
+                source,
+                value.source_range_in_trimmed(source, p.range.clone()),
+            )
+        };
+        // One diagnostic per value: the other problems are labelled where they are (or noted,
+        // when inside the first one's span); the help fixes every problem when it can.
+        let mut d = Diagnostic::new(&META, span(first), first.message.clone())
             .with_help_opt(first.help.clone());
         for more in &problems[1..] {
-            d = d.with_note(more.message.clone());
+            let overlaps = more.range.start < first.range.end && first.range.start < more.range.end;
+            d = if overlaps {
+                d.with_note(more.message.clone())
+            } else {
+                d.with_secondary(span(more), more.message.clone())
+            };
         }
         cx.report(d);
     }

@@ -61,7 +61,10 @@ impl Rule for Check {
         let span = if r.is_empty() {
             // Point at the last character of the time, where the zone belongs.
             let end = r.end.min(value.trimmed().len());
-            let start = value.trimmed()[..end].char_indices().last().map_or(0, |(i, _)| i);
+            let start = value.trimmed()[..end]
+                .char_indices()
+                .last()
+                .map_or(0, |(i, _)| i);
             value.source_range_in_trimmed(sitemap.source, start..end)
         } else {
             value.source_range_in_trimmed(sitemap.source, r)
@@ -69,6 +72,7 @@ impl Rule for Check {
         cx.report(
             Diagnostic::new(&META, span, problem.message.clone())
                 .with_label("a timezone belongs after this")
+                .with_note("the sitemap XSD accepts it (`xsd:dateTime` makes the timezone optional), so schema validators do not report it")
                 .with_help_opt(problem.help.clone()),
         );
     }

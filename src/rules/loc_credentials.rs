@@ -53,7 +53,11 @@ impl Rule for Check {
         let Some(value) = entry.value(Field::Loc) else {
             return;
         };
-        for p in value.url_problems().iter().filter(|p| p.kind == ProblemKind::Credentials) {
+        for p in value
+            .url_problems()
+            .iter()
+            .filter(|p| p.kind == ProblemKind::Credentials)
+        {
             cx.report(
                 Diagnostic::new(
                     &META,

@@ -52,7 +52,11 @@ impl Rule for Check {
         let Some(value) = entry.value(Field::Loc) else {
             return;
         };
-        for p in value.url_problems().iter().filter(|p| p.kind == ProblemKind::Fragment) {
+        for p in value
+            .url_problems()
+            .iter()
+            .filter(|p| p.kind == ProblemKind::Fragment)
+        {
             cx.report(
                 Diagnostic::new(
                     &META,

@@ -4,6 +4,7 @@ use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
 use crate::model::{Entry, Field, Sitemap};
 use crate::rule::{Context, Rule, RuleMeta};
+use crate::uri::{self, ProblemKind};
 
 /// The schema's `minLength` for `<loc>`.
 pub const MIN_CHARS: usize = 12;
@@ -14,7 +15,8 @@ declare_rule! {
     /// ## What it does
     /// Checks that `<loc>` has 12 to 2,048 characters (after trimming whitespace), the bounds of the
     /// official schema. A URL shorter than 12 characters is only reported when it is otherwise a
-    /// valid URL (`loc-invalid` already covers `/about` and the like).
+    /// valid URL, and an empty or relative value not at all (`loc-invalid` already covers `/about`
+    /// and the like).
     ///
     /// ## Why is this bad?
     /// The protocol says the value "must be less than 2,048 characters"; longer URLs are dropped
@@ -60,32 +62,86 @@ impl Rule for Check {
             return;
         };
         let v = value.trimmed();
-        if v.is_empty() {
+        // An empty or relative value is not a URL yet: `loc-invalid` says what it needs.
+        let not_absolute = value.url_problems().iter().any(|p| {
+            matches!(
+                p.kind,
+                ProblemKind::Empty | ProblemKind::Relative | ProblemKind::MissingScheme
+            )
+        });
+        if not_absolute {
             return;
         }
         let chars = v.chars().count();
         if chars > MAX_CHARS {
             let cut = v.char_indices().nth(MAX_CHARS).map_or(v.len(), |(i, _)| i);
+            let over = chars - MAX_CHARS;
             cx.report(
                 Diagnostic::new(
                     &META,
                     value.source_range_in_trimmed(sitemap.source, cut..v.len()),
-                    format!("`<loc>` is {chars} characters long, over the limit of {MAX_CHARS}"),
+                    format!(
+                        "`<loc>` is {} characters long, over the limit of {}",
+                        thousands(chars),
+                        thousands(MAX_CHARS)
+                    ),
                 )
-                .with_label("characters past the limit")
-                .with_help("shorten the URL (drop tracking parameters, use shorter slugs); search engines skip longer URLs"),
+                .with_label(if over == 1 {
+                    "this character is past the limit".to_owned()
+                } else {
+                    format!("these {} characters are past the limit", thousands(over))
+                })
+                .with_help(format!(
+                    "shorten the URL by at least {} character{} (drop tracking parameters, use shorter slugs); search engines skip longer URLs",
+                    thousands(over),
+                    if over == 1 { "" } else { "s" }
+                )),
             );
         } else if chars < MIN_CHARS && !value.url_problems().iter().any(|p| p.kind.is_error()) {
-            let fix = if v.ends_with('/') { None } else { Some(format!("{v}/")) };
+            let with_slash = format!("{v}/");
+            let fix = !v.ends_with('/')
+                && with_slash.chars().count() >= MIN_CHARS
+                && uri::check_http_url(&with_slash).is_empty()
+                && !v[v.find("://").map_or(0, |i| i + 3)..].contains(['/', '?', '#']);
             let d = Diagnostic::new(
                 &META,
                 value.span(sitemap.source),
-                format!("`<loc>` is {chars} characters long; the schema requires at least {MIN_CHARS}"),
+                format!(
+                    "`<loc>` is {chars} characters long; the schema requires at least {MIN_CHARS}"
+                ),
             );
-            cx.report(match fix {
-                Some(f) if f.chars().count() >= MIN_CHARS => d.with_help(format!("write `{f}` (with the trailing slash of the root path)")),
-                _ => d.with_help("the official schema rejects URLs shorter than 12 characters"),
+            cx.report(if fix {
+                d.with_help(format!(
+                    "write `{with_slash}` (with the trailing slash of the root path)"
+                ))
+            } else {
+                d.with_help("the official schema rejects URLs shorter than 12 characters; list the full address of the page")
             });
         }
+    }
+}
+
+/// `2049` as `2,049`.
+fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::thousands;
+
+    #[test]
+    fn formats_thousands() {
+        assert_eq!(thousands(12), "12");
+        assert_eq!(thousands(2048), "2,048");
+        assert_eq!(thousands(1_234_567), "1,234,567");
     }
 }

@@ -65,14 +65,35 @@ impl Rule for Check {
             &META,
             value.source_range_in_trimmed(sitemap.source, first.range.clone()),
             first.message.clone(),
-        )
-        .with_help_opt(first.help.clone());
+        );
+        let mut several = false;
         for more in problems {
+            several = true;
             d = d.with_secondary(
                 value.source_range_in_trimmed(sitemap.source, more.range.clone()),
                 "also not ASCII",
             );
         }
-        cx.report(d);
+        // The help of the first problem speaks of it alone; with more, it speaks of them all.
+        let help = match &first.fix {
+            Some(url) if several && !is_host(value.trimmed(), first) => {
+                let errors = value.url_problems().iter().any(|p| p.kind.is_error());
+                let how = "crawlers expect a URI: percent-encode the non-ASCII characters as UTF-8";
+                Some(if errors {
+                    format!("{how}; with the errors fixed too: `{url}`")
+                } else {
+                    format!("{how}: `{url}`")
+                })
+            }
+            _ => first.help.clone(),
+        };
+        cx.report(d.with_help_opt(help));
     }
+}
+
+/// Whether the problem is the host name (right after `//` or the user info): its help already
+/// shows the punycode form and the whole URL encoded.
+fn is_host(value: &str, problem: &crate::uri::Problem) -> bool {
+    let before = &value[..problem.range.start];
+    before.ends_with("//") || before.ends_with('@')
 }

@@ -83,8 +83,9 @@ impl Rule for Check {
         let v = value.trimmed();
         let span = value.span(sitemap.source);
         let d = if v.is_empty() {
-            Diagnostic::new(&META, span, "`<priority>` is empty")
-                .with_help("write a number from 0.0 to 1.0 (the default is 0.5), or remove the element")
+            Diagnostic::new(&META, span, "`<priority>` is empty").with_help(
+                "write a number from 0.0 to 1.0 (the default is 0.5), or remove the element",
+            )
         } else if is_decimal(v) {
             if in_range(v) {
                 return;
@@ -100,20 +101,29 @@ impl Rule for Check {
             Diagnostic::new(&META, span, format!("priority `{v}` uses a decimal comma"))
                 .with_help(format!("write `{fixed}`"))
         } else if v.contains(['e', 'E']) {
+            let help = match v.parse::<f64>() {
+                Ok(x) if (0.0..=1.0).contains(&x) && is_decimal(&x.to_string()) => {
+                    format!("write the plain decimal `{x}`")
+                }
+                _ => "write a plain decimal from 0.0 to 1.0, such as `0.1`".to_owned(),
+            };
             Diagnostic::new(&META, span, format!("priority `{v}` uses an exponent"))
                 .with_label("`xsd:decimal` has no exponent")
-                .with_help("write the plain decimal, such as `0.1`")
+                .with_help(help)
         } else if let Some(pct) = v.strip_suffix('%') {
             let help = match pct.trim().parse::<u32>() {
                 Ok(n) if n <= 100 => format!("write `{}`", format_fraction(n)),
                 _ => "write a number from 0.0 to 1.0".into(),
             };
-            Diagnostic::new(&META, span, format!("priority `{v}` is a percentage"))
-                .with_help(help)
+            Diagnostic::new(&META, span, format!("priority `{v}` is a percentage")).with_help(help)
         } else {
-            Diagnostic::new(&META, span, format!("`{v}` is not a decimal number"))
-                .with_label("expected a number from 0.0 to 1.0")
-                .with_help("write a number such as `0.5`; words and symbols are not allowed")
+            Diagnostic::new(
+                &META,
+                span,
+                format!("priority `{v}` is not a decimal number"),
+            )
+            .with_label("expected a number from 0.0 to 1.0")
+            .with_help("write a number such as `0.5`; words and symbols are not allowed")
         };
         cx.report(d);
     }
@@ -135,7 +145,9 @@ mod tests {
 
     #[test]
     fn decimal_grammar_and_range() {
-        for ok in ["0", "1", "0.5", ".5", "1.", "+0.3", "-0", "-0.0", "1.000", "000.25"] {
+        for ok in [
+            "0", "1", "0.5", ".5", "1.", "+0.3", "-0", "-0.0", "1.000", "000.25",
+        ] {
             assert!(is_decimal(ok) && in_range(ok), "{ok}");
         }
         for out in ["1.5", "2", "-0.1", "10", "1.0001"] {

@@ -70,26 +70,45 @@ impl Rule for Check {
                 continue;
             }
             let name = field.name();
-            let lead = &value.text[..value.trimmed.start];
-            let tail = &value.text[value.trimmed.end..];
-            let what = match (lead.is_empty(), tail.is_empty()) {
-                (false, false) => "before and after",
-                (false, true) => "before",
+            let lead = value.trimmed.start;
+            let tail = value.trimmed.end..value.text.len();
+            let what = match (lead > 0, !tail.is_empty()) {
+                (true, true) => "before and after",
+                (true, false) => "before",
                 _ => "after",
             };
-            let kind = if lead.contains('\n') || tail.contains('\n') {
+            let line_break =
+                value.text[..lead].contains('\n') || value.text[tail.clone()].contains('\n');
+            let kind = if line_break {
                 "line break"
             } else {
                 "whitespace"
             };
-            let d = Diagnostic::new(
-                &META,
-                value.span(sitemap.source),
-                format!("{kind} {what} the `<{name}>` value"),
-            )
-            .with_label(format!("{kind} {what} this value"));
-            let shown: String = trimmed.chars().take(80).collect();
-            cx.report(d.with_help(format!("write `<{name}>{shown}</{name}>` with nothing around the value")));
+            let message = format!("{kind} {what} the `<{name}>` value");
+            let d = if line_break {
+                // Underlining the line breaks would span lines: point at the value instead.
+                Diagnostic::new(&META, value.span(sitemap.source), message)
+                    .with_label(format!("{kind} {what} this value"))
+            } else {
+                // Spaces and tabs on the value's line are underlined themselves.
+                let mut runs = [0..lead, tail]
+                    .into_iter()
+                    .filter(|r| !r.is_empty())
+                    .map(|r| value.source_range(sitemap.source, r));
+                let first = runs.next().unwrap_or_else(|| value.span(sitemap.source));
+                let mut d = Diagnostic::new(&META, first, message).with_label("remove this");
+                for more in runs {
+                    d = d.with_secondary(more, "and this");
+                }
+                d
+            };
+            // Echo the value only when it is short enough to read (and copy) at a glance.
+            let help = if trimmed.chars().count() <= 100 {
+                format!("write `<{name}>{trimmed}</{name}>` with nothing around the value")
+            } else {
+                format!("remove the whitespace {what} the value")
+            };
+            cx.report(d.with_help(help));
         }
     }
 }
