@@ -1,20 +1,36 @@
 //! Command-line parsing and the top-level flow of the binary: inputs in, rendered report out, exit code.
+//!
+//! `check` resolves its inputs (see `walk.rs`), checks them on worker threads (a few files in
+//! flight at a time, so memory stays bounded) and renders the reports strictly in input order
+//! (sorted by path), so the output does not depend on timing.
 
+use std::collections::BTreeMap;
+use std::fs::File;
 use std::io::{self, BufWriter, IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::num::NonZeroUsize;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::{mpsc, Condvar, Mutex, PoisonError};
+use std::thread;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
-use sitemap_lint::render::{self, Format, RenderOptions, Summary};
-use sitemap_lint::{check_path, check_reader, rules, FileReport, Settings};
+use sitemap_lint::render::{self, statistics::Statistics, Checked, Format, RenderOptions, Summary};
+use sitemap_lint::{check_bytes, input, rules, FileReport, Settings, Severity};
+
+use crate::walk::{self, Excludes, Source, Target};
 
 /// Exit status: no errors (warnings allowed).
 const EXIT_OK: u8 = 0;
-/// Exit status: at least one error was found.
+/// Exit status: at least one error was found (or more warnings than `--max-warnings`).
 const EXIT_ERRORS: u8 = 1;
 /// Exit status: usage error, unreadable input, or an internal error.
 const EXIT_TROUBLE: u8 = 2;
+
+/// Stack size of the worker threads (the main thread's usual 8 MiB, not the 2 MiB default of
+/// spawned threads).
+const WORKER_STACK: usize = 8 * 1024 * 1024;
 
 #[derive(Parser)]
 #[command(
@@ -44,23 +60,78 @@ enum Command {
 #[derive(clap::Args)]
 struct CheckArgs {
     /// Files or directories to check; `-` reads stdin. Directories are searched for `*.xml` and
-    /// `*.xml.gz`. Without paths, the current directory is searched.
+    /// `*.xml.gz`, honouring .gitignore and skipping hidden entries and symlinks. Without paths,
+    /// the current directory is searched.
     paths: Vec<PathBuf>,
     /// Output format
-    #[arg(long, alias = "output-format", value_enum, default_value_t = FormatArg::Human)]
+    #[arg(long, visible_alias = "output-format", value_enum, default_value_t = FormatArg::Human)]
     format: FormatArg,
+    /// Write the report to PATH instead of stdout (a one-line summary still goes to stderr)
+    #[arg(short = 'o', long, value_name = "PATH")]
+    output_file: Option<PathBuf>,
     /// When to use colour (NO_COLOR is honoured with `auto`)
     #[arg(long, value_enum, default_value_t = ColorArg::Auto)]
     color: ColorArg,
-    /// Name used for stdin input in diagnostics
+    /// Name used for stdin input in diagnostics and for `--exclude`
     #[arg(long, value_name = "NAME", default_value = "<stdin>")]
     stdin_filename: String,
+    /// Skip files and directories matching GLOB while walking directories (repeatable). A glob
+    /// without `/` matches a name at any depth; one with `/` matches from the current directory
+    #[arg(long, value_name = "GLOB")]
+    exclude: Vec<String>,
+    /// Apply `--exclude` also to paths named on the command line (for pre-commit and editors)
+    #[arg(long)]
+    force_exclude: bool,
+    /// Exit 1 when there are more than N warnings (even without errors)
+    #[arg(long, value_name = "N")]
+    max_warnings: Option<usize>,
+    /// Exit 0 even when errors are found (2 still means trouble: usage or unreadable input)
+    #[arg(long)]
+    exit_zero: bool,
+    /// Report errors only: warnings and infos are left out of the output and the counts
+    #[arg(short, long)]
+    quiet: bool,
+    /// Print how many findings each rule has instead of the findings (human, concise or json)
+    #[arg(long)]
+    statistics: bool,
+    /// Number of files checked in parallel [default: number of CPUs]
+    #[arg(short, long, value_name = "N")]
+    jobs: Option<NonZeroUsize>,
 }
 
-#[derive(Clone, Copy, ValueEnum)]
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum FormatArg {
+    /// rustc-style diagnostics with the offending text underlined
     Human,
+    /// the versioned JSON document (see README)
     Json,
+    /// one line per finding: `path:line:col: severity: message [rule]`
+    Concise,
+    /// SARIF 2.1.0 (GitHub code scanning)
+    Sarif,
+    /// GitHub Actions annotations, then the concise report
+    Github,
+    /// GitLab Code Quality JSON
+    Gitlab,
+    /// JUnit XML (one test suite per file)
+    Junit,
+    /// Checkstyle XML
+    Checkstyle,
+}
+
+impl FormatArg {
+    fn format(self) -> Format {
+        match self {
+            FormatArg::Human => Format::Human,
+            FormatArg::Json => Format::Json,
+            FormatArg::Concise => Format::Concise,
+            FormatArg::Sarif => Format::Sarif,
+            FormatArg::Github => Format::Github,
+            FormatArg::Gitlab => Format::Gitlab,
+            FormatArg::Junit => Format::Junit,
+            FormatArg::Checkstyle => Format::Checkstyle,
+        }
+    }
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -102,150 +173,287 @@ pub fn main() -> ExitCode {
     ExitCode::from(code)
 }
 
-/// One thing to check: a file on disk or stdin.
-enum Input {
-    File(PathBuf),
-    Stdin,
+/// A usage problem found after parsing: reported like clap's, exit 2.
+fn usage_error(message: &str) -> io::Result<u8> {
+    eprintln!("sitemap-lint: error: {message}");
+    Ok(EXIT_TROUBLE)
 }
 
-fn check(args: CheckArgs, out: &mut dyn Write) -> io::Result<u8> {
+fn check(args: CheckArgs, stdout: &mut dyn Write) -> io::Result<u8> {
     let settings = Settings::default();
-    let mut trouble = false;
-    let paths = if args.paths.is_empty() {
-        vec![PathBuf::from(".")]
-    } else {
-        args.paths.clone()
+    let format = args.format.format();
+    if args.statistics && !matches!(format, Format::Human | Format::Concise | Format::Json) {
+        return usage_error("--statistics works with --format human, concise or json");
+    }
+    let excludes = match Excludes::new(&args.exclude) {
+        Ok(e) => e,
+        Err(message) => return usage_error(&message),
     };
-    let mut inputs = Vec::new();
-    for path in &paths {
-        if path.as_os_str() == "-" {
-            inputs.push(Input::Stdin);
-        } else if path.is_dir() {
-            let mut found = Vec::new();
-            if let Err(e) = walk(path, &mut found) {
-                eprintln!(
-                    "sitemap-lint: error: cannot read directory `{}`: {e}",
-                    path.display()
-                );
-                trouble = true;
-            }
-            found.sort();
-            inputs.extend(found.into_iter().map(Input::File));
-        } else {
-            inputs.push(Input::File(path.clone()));
-        }
+    let cwd = match std::env::current_dir() {
+        Ok(dir) => dir,
+        Err(e) => return usage_error(&format!("cannot read the current directory: {e}")),
+    };
+
+    let collected = walk::collect(
+        &args.paths,
+        &args.stdin_filename,
+        &excludes,
+        args.force_exclude,
+        &cwd,
+    );
+    let mut unreadable = collected.problems.len();
+    for problem in &collected.problems {
+        eprintln!("sitemap-lint: error: cannot read {problem}");
+    }
+    for warning in &collected.warnings {
+        eprintln!("sitemap-lint: warning: {warning}");
     }
 
+    let mut file_out;
+    let out: &mut dyn Write = match &args.output_file {
+        Some(path) => match File::create(path) {
+            Ok(f) => {
+                file_out = BufWriter::new(f);
+                &mut file_out
+            }
+            Err(e) => {
+                return usage_error(&format!(
+                    "cannot write `{}`: {}",
+                    path.display(),
+                    describe_io(&e)
+                ))
+            }
+        },
+        None => stdout,
+    };
+    let to_terminal = args.output_file.is_none() && io::stdout().is_terminal();
     let color = match args.color {
         ColorArg::Always => true,
         ColorArg::Never => false,
         ColorArg::Auto => {
             std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
-                && io::stdout().is_terminal()
+                && to_terminal
                 && std::env::var("TERM").map_or(true, |t| t != "dumb")
         }
     };
-    let format = match args.format {
-        FormatArg::Human => Format::Human,
-        FormatArg::Json => Format::Json,
+    let mut renderer: Box<dyn render::Renderer> = if args.statistics {
+        Box::new(Statistics::new(format == Format::Json))
+    } else {
+        render::renderer(format, RenderOptions { color })
     };
-    let mut renderer = render::renderer(format, RenderOptions { color });
+
+    let targets = collected.targets;
+    if targets.iter().any(|t| t.source == Source::Stdin) && io::stdin().is_terminal() {
+        eprintln!("sitemap-lint: reading a sitemap from stdin; paste it, then press Ctrl-D");
+    }
+    let jobs = args
+        .jobs
+        .or_else(|| thread::available_parallelism().ok())
+        .map_or(1, NonZeroUsize::get);
     let mut summary = Summary::default();
-    let mut stdin_used = false;
-    for input in inputs {
-        let report: io::Result<FileReport> = match &input {
-            Input::Stdin => {
-                if stdin_used {
-                    eprintln!("sitemap-lint: error: `-` (stdin) given more than once");
-                    trouble = true;
-                    continue;
-                }
-                stdin_used = true;
-                let stdin = io::stdin();
-                if stdin.is_terminal() {
-                    eprintln!(
-                        "sitemap-lint: reading a sitemap from stdin; paste it, then press Ctrl-D"
-                    );
-                }
-                check_reader(&args.stdin_filename, stdin.lock(), &settings)
+    let mut internal_error = false;
+    let work = |i: usize| check_target(&targets[i], &settings);
+    run_ordered(targets.len(), jobs, work, |i, outcome| match outcome {
+        Ok(mut outcome) => {
+            internal_error |= outcome.report.internal_error();
+            if args.quiet {
+                outcome
+                    .report
+                    .diagnostics
+                    .retain(|d| d.severity == Severity::Error);
             }
-            Input::File(path) => check_path(path, &display_name(path), &settings),
-        };
-        match report {
-            Ok(report) => {
-                trouble |= report.internal_error();
-                summary.add(&report);
-                renderer.file(&report, out)?;
-            }
-            Err(e) => {
-                let name = match &input {
-                    Input::File(p) => p.display().to_string(),
-                    Input::Stdin => args.stdin_filename.clone(),
-                };
-                eprintln!(
-                    "sitemap-lint: error: cannot read `{name}`: {}",
-                    describe_io(&e)
-                );
-                trouble = true;
-            }
+            summary.add(&outcome.report);
+            let checked = Checked {
+                report: &outcome.report,
+                repo_path: &targets[i].repo_path,
+                compressed: outcome.compressed,
+            };
+            renderer.file(&checked, out)
         }
-    }
+        Err(e) => {
+            // Keep stdout and stderr in order when both go to the terminal.
+            out.flush()?;
+            eprintln!(
+                "sitemap-lint: error: cannot read `{}`: {}",
+                targets[i].display,
+                describe_io(&e)
+            );
+            unreadable += 1;
+            Ok(())
+        }
+    })?;
     renderer.finish(&summary, out)?;
-    if format == Format::Human {
-        out.flush()?;
-        let status = if summary.errors > 0 { "error" } else { "ok" };
-        eprintln!("sitemap-lint: {status}: {}", summary.line());
+    out.flush()?;
+
+    let too_many_warnings = args.max_warnings.is_some_and(|max| summary.warnings > max);
+    if too_many_warnings {
+        eprintln!(
+            "sitemap-lint: error: {} (more than --max-warnings {})",
+            render::plural(summary.warnings, "warning"),
+            args.max_warnings.unwrap_or(0)
+        );
     }
-    Ok(if trouble {
+    if format == Format::Human || args.output_file.is_some() {
+        let status = if summary.errors > 0 || too_many_warnings {
+            "error"
+        } else {
+            "ok"
+        };
+        let mut line = format!("sitemap-lint: {status}: {}", summary.line());
+        if unreadable > 0 {
+            line.push_str(&format!(
+                "; {} could not be read",
+                render::plural(unreadable, "path")
+            ));
+        }
+        if let Some(path) = &args.output_file {
+            line.push_str(&format!("; report written to {}", path.display()));
+        }
+        eprintln!("{line}");
+    }
+    Ok(if unreadable > 0 || internal_error {
         EXIT_TROUBLE
-    } else if summary.errors > 0 {
+    } else if args.exit_zero {
+        EXIT_OK
+    } else if summary.errors > 0 || too_many_warnings {
         EXIT_ERRORS
     } else {
         EXIT_OK
     })
 }
 
-fn describe_io(e: &io::Error) -> String {
+/// A checked input.
+struct Outcome {
+    report: FileReport,
+    /// The raw input was gzip.
+    compressed: bool,
+}
+
+/// Reads and checks one target. I/O problems (missing, unreadable, not a regular file) are
+/// returned as errors.
+fn check_target(target: &Target, settings: &Settings) -> io::Result<Outcome> {
+    let bytes = match &target.source {
+        Source::Stdin => input::load(io::stdin().lock(), settings.max_size)?,
+        Source::File(path) => {
+            // Decide before opening: opening a FIFO would block.
+            let meta = std::fs::metadata(path)?;
+            if meta.is_dir() {
+                return Err(io::Error::other("is a directory"));
+            }
+            if !meta.is_file() {
+                return Err(io::Error::other(
+                    "not a regular file (a FIFO, socket or device); use `-` to read stdin",
+                ));
+            }
+            input::load(File::open(path)?, settings.max_size)?
+        }
+    };
+    let compressed = bytes.gzip;
+    Ok(Outcome {
+        report: check_bytes(&target.display, bytes, settings),
+        compressed,
+    })
+}
+
+/// Shared between the workers and the renderer: which index to take next, which one the renderer
+/// waits for, and whether to stop.
+struct Schedule {
+    next_take: usize,
+    next_done: usize,
+    stop: bool,
+}
+
+/// Runs `work(i)` for `i` in `0..n` on `jobs` worker threads and hands each result to `consume`
+/// in index order.
+///
+/// Workers take at most `2 × jobs` indices ahead of the one `consume` waits for, so only that
+/// many results (each holding a file's text) exist at once, however many inputs there are. When
+/// `consume` fails (a closed pipe), the workers stop and the error is returned. A panic in `work`
+/// is caught and becomes an error result.
+fn run_ordered<T: Send>(
+    n: usize,
+    jobs: usize,
+    work: impl Fn(usize) -> io::Result<T> + Sync,
+    mut consume: impl FnMut(usize, io::Result<T>) -> io::Result<()>,
+) -> io::Result<()> {
+    if n == 0 {
+        return Ok(());
+    }
+    let jobs = jobs.clamp(1, n);
+    let window = 2 * jobs;
+    let schedule = Mutex::new(Schedule {
+        next_take: 0,
+        next_done: 0,
+        stop: false,
+    });
+    let wake = Condvar::new();
+    let lock = || schedule.lock().unwrap_or_else(PoisonError::into_inner);
+    let (tx, rx) = mpsc::channel::<(usize, io::Result<T>)>();
+
+    thread::scope(|scope| {
+        for _ in 0..jobs {
+            let tx = tx.clone();
+            let (lock, wake, work) = (&lock, &wake, &work);
+            let worker = move || loop {
+                let i = {
+                    let mut s = lock();
+                    while !s.stop && s.next_take < n && s.next_take >= s.next_done + window {
+                        s = wake.wait(s).unwrap_or_else(PoisonError::into_inner);
+                    }
+                    if s.stop || s.next_take >= n {
+                        break;
+                    }
+                    s.next_take += 1;
+                    s.next_take - 1
+                };
+                let result = catch_unwind(AssertUnwindSafe(|| work(i))).unwrap_or_else(|_| {
+                    Err(io::Error::other(
+                        "internal error: sitemap-lint failed while reading this file",
+                    ))
+                });
+                if tx.send((i, result)).is_err() {
+                    break;
+                }
+            };
+            thread::Builder::new()
+                .name("sitemap-lint-worker".into())
+                .stack_size(WORKER_STACK)
+                .spawn_scoped(scope, worker)?;
+        }
+        drop(tx);
+
+        let mut pending = BTreeMap::new();
+        let mut next = 0;
+        let mut result = Ok(());
+        'receive: for (i, outcome) in rx.iter() {
+            pending.insert(i, outcome);
+            while let Some(outcome) = pending.remove(&next) {
+                if let Err(e) = consume(next, outcome) {
+                    result = Err(e);
+                    break 'receive;
+                }
+                next += 1;
+                lock().next_done = next;
+                wake.notify_all();
+            }
+        }
+        lock().stop = true;
+        wake.notify_all();
+        drop(rx);
+        if result.is_ok() && next < n {
+            result = Err(io::Error::other("a worker thread stopped unexpectedly"));
+        }
+        result
+    })
+}
+
+/// A short, stable description of an I/O error for messages.
+pub(crate) fn describe_io(e: &io::Error) -> String {
     match e.kind() {
         io::ErrorKind::NotFound => "no such file or directory".into(),
         io::ErrorKind::PermissionDenied => "permission denied".into(),
         _ => e.to_string(),
     }
-}
-
-/// The path as the user wrote it, with `/` separators.
-fn display_name(path: &Path) -> String {
-    let s = path.to_string_lossy();
-    let s = s.strip_prefix("./").unwrap_or(&s);
-    s.replace('\\', "/")
-}
-
-/// Whether `name` is a sitemap file name this tool picks up in directories.
-fn is_sitemap_name(name: &str) -> bool {
-    let lower = name.to_ascii_lowercase();
-    lower.ends_with(".xml") || lower.ends_with(".xml.gz")
-}
-
-/// Collects `*.xml` and `*.xml.gz` below `dir`, skipping hidden entries and not following symlinks.
-fn walk(dir: &Path, found: &mut Vec<PathBuf>) -> io::Result<()> {
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for entry in std::fs::read_dir(&d)? {
-            let entry = entry?;
-            let name = entry.file_name();
-            let name = name.to_string_lossy();
-            if name.starts_with('.') {
-                continue;
-            }
-            let kind = entry.file_type()?;
-            if kind.is_dir() {
-                stack.push(entry.path());
-            } else if kind.is_file() && is_sitemap_name(&name) {
-                found.push(entry.path());
-            }
-        }
-    }
-    Ok(())
 }
 
 fn list_rules(out: &mut dyn Write) -> io::Result<()> {
@@ -291,5 +499,72 @@ fn explain(name: &str, out: &mut dyn Write) -> io::Result<u8> {
             eprintln!("  run `sitemap-lint rules` to list them all");
             Ok(EXIT_TROUBLE)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    #[test]
+    fn results_come_in_order_with_a_bounded_number_alive() {
+        for jobs in [1, 2, 4] {
+            let alive = AtomicUsize::new(0);
+            let peak = AtomicUsize::new(0);
+            let mut seen = Vec::new();
+            run_ordered(
+                200,
+                jobs,
+                |i| {
+                    let now = alive.fetch_add(1, Ordering::SeqCst) + 1;
+                    peak.fetch_max(now, Ordering::SeqCst);
+                    // Later items finish first now and then, to exercise the re-ordering.
+                    std::thread::sleep(std::time::Duration::from_micros(
+                        ((i * 7919) % 13) as u64 * 50,
+                    ));
+                    Ok(i)
+                },
+                |i, r| {
+                    assert_eq!(r.unwrap(), i);
+                    seen.push(i);
+                    alive.fetch_sub(1, Ordering::SeqCst);
+                    Ok(())
+                },
+            )
+            .unwrap();
+            assert_eq!(seen, (0..200).collect::<Vec<_>>());
+            assert!(
+                peak.load(Ordering::SeqCst) <= 2 * jobs,
+                "jobs {jobs}: {peak:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_failing_consumer_stops_the_workers_and_a_panic_becomes_an_error() {
+        let taken = AtomicUsize::new(0);
+        let r = run_ordered(
+            1000,
+            2,
+            |i| {
+                taken.fetch_add(1, Ordering::SeqCst);
+                if i == 1 {
+                    panic!("boom");
+                }
+                Ok(i)
+            },
+            |i, r| {
+                if i == 1 {
+                    assert!(r.is_err(), "the panic is an error result");
+                }
+                if i == 5 {
+                    return Err(io::Error::from(io::ErrorKind::BrokenPipe));
+                }
+                Ok(())
+            },
+        );
+        assert_eq!(r.unwrap_err().kind(), io::ErrorKind::BrokenPipe);
+        assert!(taken.load(Ordering::SeqCst) < 20, "workers stopped early");
     }
 }

@@ -319,3 +319,567 @@ fn input_files_are_never_modified() {
     assert_eq!(std::fs::read(&f).unwrap(), BAD.as_bytes());
     assert_eq!(std::fs::metadata(&f).unwrap().modified().unwrap(), before);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Many inputs: walking, excludes, unreadable and special paths, parallel order.
+
+fn run_in(dir: &Path, args: &[&str], stdin: Option<&[u8]>) -> Output {
+    let mut cmd = bin();
+    cmd.args(args)
+        .current_dir(dir)
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = cmd.spawn().unwrap();
+    if let Some(input) = stdin {
+        child.stdin.take().unwrap().write_all(input).unwrap();
+    }
+    child.wait_with_output().unwrap()
+}
+
+/// The file paths of a `--format json` report.
+fn json_paths(o: &Output) -> Vec<String> {
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}{}", stdout(o), stderr(o)));
+    v["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["path"].as_str().unwrap().to_string())
+        .collect()
+}
+
+fn git(dir: &Path, args: &[&str]) {
+    let o = Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .output()
+        .expect("git");
+    assert!(o.status.success(), "git {args:?}: {}", stderr(&o));
+}
+
+#[test]
+fn no_paths_means_the_current_directory() {
+    let d = tempdir("cwd");
+    write(&d, "public/sitemap.xml", BAD.as_bytes());
+    write(&d, "sitemap.xml.gz", &gzip(GOOD.as_bytes()));
+    write(&d, "notes.txt", b"not a sitemap");
+    let o = run_in(&d, &["check", "--format", "json"], None);
+    assert_eq!(json_paths(&o), ["public/sitemap.xml", "sitemap.xml.gz"]);
+    let o = run_in(&d, &["check", "--format", "json", "."], None);
+    assert_eq!(json_paths(&o), ["public/sitemap.xml", "sitemap.xml.gz"]);
+}
+
+#[test]
+fn walking_honours_gitignore_and_skips_hidden_entries_and_symlinks() {
+    let d = tempdir("gitignore");
+    git(&d, &["init", "-q"]);
+    write(&d, ".gitignore", b"build/\n*.tmp.xml\n");
+    write(&d, "public/sitemap.xml", GOOD.as_bytes());
+    write(&d, "public/draft.tmp.xml", BAD.as_bytes());
+    write(&d, "build/sitemap.xml", BAD.as_bytes());
+    write(&d, ".cache/sitemap.xml", BAD.as_bytes());
+    write(&d, "elsewhere/sitemap.xml", BAD.as_bytes());
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink(d.join("elsewhere"), d.join("public/linked-dir")).unwrap();
+        std::os::unix::fs::symlink(d.join("elsewhere/sitemap.xml"), d.join("public/linked.xml"))
+            .unwrap();
+    }
+    let o = run_in(&d, &["check", "--format", "json", "public"], None);
+    assert_eq!(json_paths(&o), ["public/sitemap.xml"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    // Named explicitly, ignored and hidden files are checked (and a symlink is read through).
+    let mut args = vec![
+        "check",
+        "--format",
+        "json",
+        "build/sitemap.xml",
+        ".cache/sitemap.xml",
+    ];
+    if cfg!(unix) {
+        args.push("public/linked.xml");
+    }
+    let o = run_in(&d, &args, None);
+    let mut expected = vec![".cache/sitemap.xml", "build/sitemap.xml"];
+    if cfg!(unix) {
+        expected.push("public/linked.xml");
+    }
+    assert_eq!(json_paths(&o), expected);
+    assert_eq!(o.status.code(), Some(1));
+    // Code-host formats name the file a symlink points to (GitHub cannot show symlinks).
+    if cfg!(unix) {
+        let o = run_in(
+            &d,
+            &["check", "--format", "gitlab", "public/linked.xml"],
+            None,
+        );
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert_eq!(v[0]["location"]["path"], "elsewhere/sitemap.xml");
+        let o = run_in(
+            &d,
+            &["check", "--format", "concise", "public/linked.xml"],
+            None,
+        );
+        assert!(
+            stdout(&o).starts_with("public/linked.xml:3:38:"),
+            "{}",
+            stdout(&o)
+        );
+    }
+}
+
+#[test]
+fn exclude_applies_to_walked_entries_and_with_force_exclude_to_named_files() {
+    let d = tempdir("exclude");
+    write(&d, "public/sitemap.xml", BAD.as_bytes());
+    write(&d, "public/old/sitemap.xml", BAD.as_bytes());
+    write(&d, "public/drafts/a/sitemap.xml", BAD.as_bytes());
+    write(&d, "public/sitemap.bak.xml", BAD.as_bytes());
+    let o = run_in(
+        &d,
+        &[
+            "check",
+            "--format",
+            "json",
+            "--exclude",
+            "public/old/",
+            "--exclude",
+            "drafts",
+            "--exclude",
+            "*.bak.xml",
+            "public",
+        ],
+        None,
+    );
+    assert_eq!(json_paths(&o), ["public/sitemap.xml"]);
+    // Named files are checked unless --force-exclude.
+    let named = [
+        "check",
+        "--format",
+        "json",
+        "--exclude",
+        "public/old/**",
+        "public/old/sitemap.xml",
+        "public/sitemap.xml",
+    ];
+    assert_eq!(
+        json_paths(&run_in(&d, &named, None)),
+        ["public/old/sitemap.xml", "public/sitemap.xml"]
+    );
+    let mut forced = named.to_vec();
+    forced.insert(1, "--force-exclude");
+    assert_eq!(
+        json_paths(&run_in(&d, &forced, None)),
+        ["public/sitemap.xml"]
+    );
+    // Everything named is excluded: nothing is checked (not the current directory), exit 0.
+    let o = run_in(
+        &d,
+        &[
+            "check",
+            "--force-exclude",
+            "--exclude",
+            "public",
+            "public/sitemap.xml",
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(0));
+    assert!(
+        stderr(&o).contains("no problems in 0 files"),
+        "{}",
+        stderr(&o)
+    );
+    // The stdin name counts as a named file.
+    let o = run_in(
+        &d,
+        &[
+            "check",
+            "--force-exclude",
+            "--exclude",
+            "vendor/",
+            "--stdin-filename",
+            "vendor/sitemap.xml",
+            "-",
+        ],
+        Some(BAD.as_bytes()),
+    );
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(stdout(&o), "");
+    // A bad glob is a usage error.
+    let o = run_in(&d, &["check", "--exclude", "a[", "public"], None);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("invalid --exclude glob `a[`"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn missing_and_special_paths_are_reported_and_the_rest_checked() {
+    let d = tempdir("special");
+    write(&d, "a.xml", BAD.as_bytes());
+    write(&d, "z.xml", GOOD.as_bytes());
+    let mut args = vec![
+        "check",
+        "--format",
+        "concise",
+        "a.xml",
+        "missing.xml",
+        "z.xml",
+    ];
+    #[cfg(unix)]
+    {
+        let fifo = d.join("pipe.xml");
+        let made = Command::new("mkfifo").arg(&fifo).status();
+        if made.is_ok_and(|s| s.success()) {
+            args.push("pipe.xml");
+        }
+        args.push("/dev/null");
+    }
+    let o = run_in(&d, &args, None);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("cannot read `missing.xml`: no such file or directory"),
+        "{err}"
+    );
+    if cfg!(unix) {
+        assert!(
+            err.contains("cannot read `/dev/null`: not a regular file"),
+            "{err}"
+        );
+    }
+    if args.contains(&"pipe.xml") {
+        assert!(
+            err.contains("cannot read `pipe.xml`: not a regular file"),
+            "{err}"
+        );
+    }
+    assert!(stdout(&o).contains("a.xml:3:38: error: space in the path"));
+    // --exit-zero does not hide trouble.
+    let o = run_in(&d, &["check", "--exit-zero", "a.xml", "missing.xml"], None);
+    assert_eq!(o.status.code(), Some(2));
+    // Stdin twice is a usage problem.
+    let o = run_in(&d, &["check", "-", "-"], Some(GOOD.as_bytes()));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("more than once"), "{}", stderr(&o));
+}
+
+#[test]
+fn many_files_are_checked_in_parallel_in_a_stable_order() {
+    let d = tempdir("many");
+    let mut expected = Vec::new();
+    for i in 0..120 {
+        let name = format!("dir{}/sitemap-{i:03}.xml", i % 7);
+        let body = if i % 3 == 0 { BAD } else { WARN_ONLY };
+        write(&d, &name, body.as_bytes());
+        expected.push(name);
+    }
+    expected.sort();
+    let one = run_in(&d, &["check", "--format", "json", "-j", "1", "."], None);
+    let four = run_in(&d, &["check", "--format", "json", "-j", "4", "."], None);
+    let auto = run_in(&d, &["check", "--format", "json"], None);
+    assert_eq!(json_paths(&one), expected);
+    assert_eq!(one.stdout, four.stdout);
+    assert_eq!(one.stdout, auto.stdout);
+    let concise = run_in(&d, &["check", "--format", "concise", "-j", "3"], None);
+    let lines: Vec<&str> = std::str::from_utf8(&concise.stdout)
+        .unwrap()
+        .lines()
+        .collect();
+    assert_eq!(lines.len(), 40 * 2 + 80);
+    // By path, then position, then rule.
+    let key = |l: &&str| {
+        let mut p = l.splitn(4, ':');
+        let path = p.next().unwrap().to_string();
+        let line: usize = p.next().unwrap().parse().unwrap();
+        let col: usize = p.next().unwrap().parse().unwrap();
+        (path, line, col)
+    };
+    assert!(lines.windows(2).all(|w| key(&w[0]) <= key(&w[1])));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Exit-code and report options.
+
+#[test]
+fn max_warnings_exit_zero_and_quiet() {
+    let d = tempdir("thresholds");
+    let warn = write(&d, "warn.xml", WARN_ONLY.as_bytes());
+    let bad = write(&d, "bad.xml", BAD.as_bytes());
+    let (warn, bad) = (warn.to_str().unwrap(), bad.to_str().unwrap());
+    assert_eq!(run(&["check", warn], None).status.code(), Some(0));
+    assert_eq!(
+        run(&["check", "--max-warnings", "1", warn], None)
+            .status
+            .code(),
+        Some(0)
+    );
+    let o = run(&["check", "--max-warnings", "0", warn], None);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("1 warning (more than --max-warnings 0)"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(
+        run(&["check", "--exit-zero", bad], None).status.code(),
+        Some(0)
+    );
+    // --quiet: errors only, in the output and the counts.
+    let o = run(
+        &["check", "--quiet", "--format", "concise", warn, bad],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(!stdout(&o).contains("warning"), "{}", stdout(&o));
+    assert!(stdout(&o).contains("error: space in the path"));
+    let o = run(&["check", "-q", "--max-warnings", "0", warn], None);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "quiet leaves no warnings to count"
+    );
+    assert!(
+        stderr(&o).contains("no problems in 1 file"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn summary_line_goes_to_stderr_in_human_format_only() {
+    let d = tempdir("summary");
+    let f = write(&d, "bad.xml", BAD.as_bytes());
+    let o = run(&["check", "--color", "never", f.to_str().unwrap()], None);
+    assert_eq!(stderr(&o), "sitemap-lint: error: 2 errors in 1 file\n");
+    let o = run(&["check", "--format", "concise", f.to_str().unwrap()], None);
+    assert_eq!(stderr(&o), "");
+}
+
+#[test]
+fn statistics_count_findings_per_rule() {
+    let d = tempdir("stats");
+    write(&d, "a.xml", BAD.as_bytes());
+    write(&d, "b.xml", BAD.as_bytes());
+    write(&d, "c.xml", WARN_ONLY.as_bytes());
+    let o = run_in(&d, &["check", "--statistics"], None);
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3, "{out}");
+    assert!(
+        lines[0].starts_with("2  error    changefreq-invalid"),
+        "{out}"
+    );
+    assert!(lines[1].starts_with("2  error    loc-invalid"), "{out}");
+    assert!(
+        lines[2].starts_with("1  warning  lastmod-w3c-only"),
+        "{out}"
+    );
+    let o = run_in(&d, &["check", "--statistics", "--format", "json"], None);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v[0]["code"], "changefreq-invalid");
+    assert_eq!(v[0]["count"], 2);
+    assert_eq!(v[0]["severity"], "error");
+    let o = run_in(&d, &["check", "--statistics", "--format", "sarif"], None);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn stdin_hint_is_printed_only_on_a_terminal() {
+    // Piped stdin: no hint.
+    let o = run(&["check", "-"], Some(GOOD.as_bytes()));
+    assert!(!stderr(&o).contains("Ctrl-D"), "{}", stderr(&o));
+    // A terminal, via `script` (util-linux): the hint, then the pasted text ended by Ctrl-D.
+    let has_script = Command::new("script")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !has_script {
+        eprintln!("NOTICE: `script` is not installed; the terminal part of this test is skipped");
+        return;
+    }
+    let command = format!(
+        "{} check --color never -",
+        env!("CARGO_BIN_EXE_sitemap-lint")
+    );
+    let mut child = Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .env_remove("NO_COLOR")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Type the text, then Ctrl-D at the start of a line. `script` stops when the command ends;
+    // its input stays open until then (closing it early could end the session first).
+    let mut input = child.stdin.take().unwrap();
+    let (done, wait) = std::sync::mpsc::channel::<()>();
+    let typist = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        input.write_all(BAD.as_bytes()).unwrap();
+        input.write_all(b"\x04").unwrap();
+        input.flush().unwrap();
+        let _ = wait.recv_timeout(std::time::Duration::from_secs(30));
+    });
+    let o = child.wait_with_output().unwrap();
+    let _ = done.send(());
+    typist.join().unwrap();
+    let screen = stdout(&o);
+    assert!(
+        screen.contains("reading a sitemap from stdin; paste it, then press Ctrl-D"),
+        "{screen}"
+    );
+    assert!(screen.contains("error[loc-invalid]"), "{screen}");
+    assert!(screen.contains("<stdin>:3:38"), "{screen}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// README recipes, run as written there (with `sitemap-lint` on PATH).
+
+/// PATH with the built binary first.
+fn path_with_binary() -> std::ffi::OsString {
+    let dir = Path::new(env!("CARGO_BIN_EXE_sitemap-lint"))
+        .parent()
+        .unwrap();
+    let mut paths = vec![dir.to_path_buf()];
+    paths.extend(std::env::split_paths(
+        &std::env::var_os("PATH").unwrap_or_default(),
+    ));
+    std::env::join_paths(paths).unwrap()
+}
+
+/// Runs a shell command line in `dir` with the binary on PATH.
+fn sh(dir: &Path, line: &str) -> Output {
+    Command::new("sh")
+        .args(["-c", line])
+        .current_dir(dir)
+        .env("PATH", path_with_binary())
+        .env_remove("NO_COLOR")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap()
+}
+
+fn site(name: &str) -> PathBuf {
+    let d = tempdir(name);
+    write(&d, "public/sitemap.xml", BAD.as_bytes());
+    write(
+        &d,
+        "public/sitemap-news.xml.gz",
+        &gzip(WARN_ONLY.as_bytes()),
+    );
+    d
+}
+
+#[test]
+fn recipe_github_actions_annotations_and_sarif() {
+    let d = site("recipe-github");
+    // Step "Lint sitemaps": annotations, fails the job.
+    let o = sh(&d, "sitemap-lint check --format github public/");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stdout(&o).contains("\n::error file=public/sitemap.xml,line=3,col=38,"),
+        "{}",
+        stdout(&o)
+    );
+    // Step "SARIF for code scanning": always a file, exit 0 unless trouble.
+    let o = sh(
+        &d,
+        "sitemap-lint check --format sarif --output-file sitemap-lint.sarif --exit-zero public/",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(d.join("sitemap-lint.sarif")).unwrap()).unwrap();
+    assert_eq!(v["runs"][0]["results"].as_array().unwrap().len(), 3);
+}
+
+#[test]
+fn recipe_gitlab_code_quality() {
+    let d = site("recipe-gitlab");
+    let o = sh(
+        &d,
+        "sitemap-lint check --format gitlab --output-file gl-code-quality-report.json public/",
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("report written to gl-code-quality-report.json"));
+    let v: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(d.join("gl-code-quality-report.json")).unwrap())
+            .unwrap();
+    assert_eq!(v.as_array().unwrap().len(), 3);
+    // The JUnit variant for `reports: junit:`.
+    let o = sh(
+        &d,
+        "sitemap-lint check --format junit --output-file sitemap-lint.junit.xml public/",
+    );
+    assert_eq!(o.status.code(), Some(1));
+    let junit = std::fs::read_to_string(d.join("sitemap-lint.junit.xml")).unwrap();
+    roxmltree::Document::parse(&junit).unwrap();
+}
+
+#[test]
+fn recipe_makefile_and_npm_script() {
+    let d = site("recipe-make");
+    write(
+        &d,
+        "Makefile",
+        b"lint-sitemaps:\n\tsitemap-lint check --format concise public/\n",
+    );
+    write(
+        &d,
+        "package.json",
+        br#"{"name":"site","private":true,"scripts":{"lint:sitemaps":"sitemap-lint check --format concise public/"}}"#,
+    );
+    let make = Command::new("make").arg("--version").output();
+    if make.is_ok_and(|o| o.status.success()) {
+        let o = sh(&d, "make lint-sitemaps");
+        assert_ne!(o.status.code(), Some(0), "errors fail the make step");
+        assert!(stdout(&o).contains("public/sitemap.xml:3:38: error: space in the path"));
+        std::fs::write(d.join("public/sitemap.xml"), GOOD).unwrap();
+        assert_eq!(sh(&d, "make lint-sitemaps").status.code(), Some(0));
+        std::fs::write(d.join("public/sitemap.xml"), BAD).unwrap();
+    } else {
+        eprintln!("NOTICE: make is not installed; the Makefile recipe is not exercised");
+    }
+    let npm = Command::new("npm").arg("--version").output();
+    if npm.is_ok_and(|o| o.status.success()) {
+        let o = sh(&d, "npm run --silent lint:sitemaps");
+        assert_ne!(o.status.code(), Some(0), "errors fail the npm script");
+        assert!(stdout(&o).contains("public/sitemap.xml:3:38: error: space in the path"));
+    } else {
+        eprintln!("NOTICE: npm is not installed; the npm-script recipe is not exercised");
+    }
+}
+
+#[test]
+fn recipe_editor_paste() {
+    // `sitemap-lint check --stdin-filename public/sitemap.xml -` with the text piped in.
+    let d = site("recipe-paste");
+    let o = run_in(
+        &d,
+        &[
+            "check",
+            "--format",
+            "concise",
+            "--stdin-filename",
+            "public/sitemap.xml",
+            "-",
+        ],
+        Some(BAD.as_bytes()),
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stdout(&o).lines().next().unwrap(),
+        "public/sitemap.xml:3:38: error: space in the path [loc-invalid]"
+    );
+}

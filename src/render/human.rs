@@ -12,7 +12,7 @@ use codespan_reporting::term::{self, Config};
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::engine::FileReport;
-use crate::render::{RenderOptions, Renderer, Summary};
+use crate::render::{Checked, RenderOptions, Renderer, Summary};
 use crate::source::SourceFile;
 
 /// Lines longer than this (in bytes) are shown as excerpts around the labels.
@@ -28,8 +28,8 @@ pub struct Human {
 }
 
 impl Renderer for Human {
-    fn file(&mut self, report: &FileReport, out: &mut dyn Write) -> io::Result<()> {
-        render_file(report, out, self.options)
+    fn file(&mut self, file: &Checked<'_>, out: &mut dyn Write) -> io::Result<()> {
+        render_file(file.report, out, self.options)
     }
 
     fn finish(&mut self, _summary: &Summary, _out: &mut dyn Write) -> io::Result<()> {

@@ -4,8 +4,7 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
-use crate::engine::FileReport;
-use crate::render::{Renderer, Summary};
+use crate::render::{Checked, Renderer, Summary};
 use crate::source::SourceFile;
 
 #[derive(Serialize)]
@@ -77,7 +76,8 @@ pub struct Json {
 }
 
 impl Renderer for Json {
-    fn file(&mut self, r: &FileReport, out: &mut dyn Write) -> io::Result<()> {
+    fn file(&mut self, file: &Checked<'_>, out: &mut dyn Write) -> io::Result<()> {
+        let r = file.report;
         out.write_all(if self.started {
             b","
         } else {

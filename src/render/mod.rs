@@ -1,12 +1,29 @@
 //! Output formats: one renderer per file in this folder, chosen by [`Format`]; all write to a caller-supplied writer.
+//!
+//! Renderers stream: [`Renderer::file`] is called once per checked input, in output order, and
+//! [`Renderer::finish`] once at the end. A renderer never keeps a file's text after `file`
+//! returns; formats whose header needs totals (JUnit) keep only their small per-finding output.
 
+use std::collections::HashMap;
 use std::io::{self, Write};
+use std::ops::Range;
 
+use sha2::{Digest, Sha256};
+
+use crate::diagnostic::Diagnostic;
 use crate::engine::FileReport;
+use crate::source::{Position, SourceFile};
 use crate::Severity;
 
+pub mod checkstyle;
+pub mod concise;
+pub mod github;
+pub mod gitlab;
 pub mod human;
 pub mod json;
+pub mod junit;
+pub mod sarif;
+pub mod statistics;
 
 /// The output formats of `sitemap-lint check --format`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -15,6 +32,18 @@ pub enum Format {
     Human,
     /// The versioned JSON document described in README ("JSON output").
     Json,
+    /// One line per finding, `path:line:col: severity: message [rule]` (GNU style, never coloured).
+    Concise,
+    /// SARIF 2.1.0, as GitHub code scanning reads it.
+    Sarif,
+    /// GitHub Actions workflow commands (annotations), then the concise report.
+    Github,
+    /// GitLab Code Quality (Code Climate subset) JSON.
+    Gitlab,
+    /// JUnit XML: one test suite per file, one failing test case per finding.
+    Junit,
+    /// Checkstyle XML (version 4.3).
+    Checkstyle,
 }
 
 /// Options that affect rendering.
@@ -35,23 +64,15 @@ pub struct Summary {
 
 impl Summary {
     pub fn of(reports: &[FileReport]) -> Summary {
-        let mut s = Summary {
-            files: reports.len(),
-            ..Summary::default()
-        };
+        let mut s = Summary::default();
         for r in reports {
-            s.errors += r.count(Severity::Error);
-            s.warnings += r.count(Severity::Warning);
-            s.infos += r.count(Severity::Info);
+            s.add(r);
         }
         s
     }
 
     /// `2 errors, 1 warning in 3 files` (or `no problems in 3 files`).
     pub fn line(&self) -> String {
-        fn plural(n: usize, word: &str) -> String {
-            format!("{n} {word}{}", if n == 1 { "" } else { "s" })
-        }
         let mut parts = Vec::new();
         if self.errors > 0 {
             parts.push(plural(self.errors, "error"));
@@ -69,9 +90,7 @@ impl Summary {
         };
         format!("{what} in {}", plural(self.files, "file"))
     }
-}
 
-impl Summary {
     /// Adds one file's counts.
     pub fn add(&mut self, report: &FileReport) {
         self.files += 1;
@@ -81,10 +100,85 @@ impl Summary {
     }
 }
 
+/// `1 file`, `2 files`.
+pub fn plural(n: usize, word: &str) -> String {
+    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
+}
+
+/// One checked input as the renderers see it: the report plus what CI formats need to place it.
+#[derive(Debug, Clone, Copy)]
+pub struct Checked<'a> {
+    pub report: &'a FileReport,
+    /// The path CI tools resolve against the repository: relative to the project root (the
+    /// current directory) with `/` separators, or absolute for a file outside it. Used by the
+    /// `sarif`, `github` and `gitlab` formats; the others show `report.source.name()`.
+    pub repo_path: &'a str,
+    /// The raw input was gzip-compressed. Positions then refer to the decompressed text, which a
+    /// code host cannot show: `sarif`, `github` and `gitlab` put the decompressed line and column
+    /// into the message and point at line 1 of the file.
+    pub compressed: bool,
+}
+
+impl<'a> Checked<'a> {
+    /// A report whose name is also its repository path, not compressed.
+    pub fn new(report: &'a FileReport) -> Checked<'a> {
+        Checked {
+            report,
+            repo_path: report.source.name(),
+            compressed: false,
+        }
+    }
+
+    pub fn source(&self) -> &'a SourceFile {
+        &self.report.source
+    }
+
+    pub fn diagnostics(&self) -> &'a [Diagnostic] {
+        &self.report.diagnostics
+    }
+
+    /// Where a code host should show `span`: the exact region, or line 1 for compressed input.
+    pub fn host_region(&self, span: &Range<usize>) -> Region {
+        if self.compressed {
+            let p = Position { line: 1, column: 1 };
+            Region { start: p, end: p }
+        } else {
+            Region::of(self.source(), span)
+        }
+    }
+
+    /// ` (decompressed line L, column C)` for compressed input, else empty: appended to messages
+    /// of formats that show [`Checked::host_region`].
+    pub fn decompressed_note(&self, span: &Range<usize>) -> String {
+        if self.compressed {
+            let p = self.source().position(span.start);
+            format!(" (decompressed line {}, column {})", p.line, p.column)
+        } else {
+            String::new()
+        }
+    }
+}
+
+/// A 1-based start and end position; `end` is the position just after the last character.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Region {
+    pub start: Position,
+    pub end: Position,
+}
+
+impl Region {
+    pub fn of(source: &SourceFile, span: &Range<usize>) -> Region {
+        Region {
+            start: source.position(span.start),
+            end: source.position(span.end),
+        }
+    }
+}
+
 /// Streams a report: files are written as they are checked, so only one file's text is held.
 pub trait Renderer {
     /// Called once per file, in output order.
-    fn file(&mut self, report: &FileReport, out: &mut dyn Write) -> io::Result<()>;
+    fn file(&mut self, file: &Checked<'_>, out: &mut dyn Write) -> io::Result<()>;
     /// Called once at the end with the totals.
     fn finish(&mut self, summary: &Summary, out: &mut dyn Write) -> io::Result<()>;
 }
@@ -94,10 +188,17 @@ pub fn renderer(format: Format, options: RenderOptions) -> Box<dyn Renderer> {
     match format {
         Format::Human => Box::new(human::Human { options }),
         Format::Json => Box::new(json::Json::default()),
+        Format::Concise => Box::new(concise::Concise),
+        Format::Sarif => Box::new(sarif::Sarif::default()),
+        Format::Github => Box::new(github::Github::default()),
+        Format::Gitlab => Box::new(gitlab::Gitlab::default()),
+        Format::Junit => Box::new(junit::Junit::default()),
+        Format::Checkstyle => Box::new(checkstyle::Checkstyle::default()),
     }
 }
 
-/// Renders complete reports in one go (convenient for tests).
+/// Renders complete reports in one go (convenient for tests). Each report's name is used as its
+/// repository path, and no input counts as compressed.
 pub fn render(
     format: Format,
     reports: &[FileReport],
@@ -106,7 +207,171 @@ pub fn render(
 ) -> io::Result<()> {
     let mut r = renderer(format, options);
     for report in reports {
-        r.file(report, out)?;
+        r.file(&Checked::new(report), out)?;
     }
     r.finish(&Summary::of(reports), out)
+}
+
+/// A message on one line: line breaks become spaces (line-oriented formats cannot carry them).
+pub fn one_line(s: &str) -> String {
+    if s.contains(['\n', '\r']) {
+        s.replace("\r\n", " ").replace(['\n', '\r'], " ")
+    } else {
+        s.to_string()
+    }
+}
+
+/// Escapes text for an XML attribute value or element content. Characters XML 1.0 cannot carry
+/// (most C0 controls, U+FFFE, U+FFFF) are written as `\u{…}`.
+pub fn xml_escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            '\n' => out.push_str("&#10;"),
+            '\r' => out.push_str("&#13;"),
+            '\t' => out.push_str("&#9;"),
+            '\u{0}'..='\u{1f}' | '\u{fffe}' | '\u{ffff}' => {
+                out.push_str(&format!("\\u{{{:x}}}", c as u32))
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Escapes text for XML element content: as [`xml_escape`], but line breaks and tabs stay.
+pub fn xml_text(s: &str) -> String {
+    s.split('\n')
+        .map(|line| {
+            line.split('\t')
+                .map(xml_escape)
+                .collect::<Vec<_>>()
+                .join("\t")
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Stable fingerprints for the findings of one file (SARIF `partialFingerprints`, GitLab
+/// `fingerprint`).
+///
+/// A fingerprint is SHA-256 over the rule, the repository path, the text of the primary span with
+/// up to [`FINGERPRINT_CONTEXT`] characters on each side on its line (whitespace collapsed), and
+/// the occurrence number of that combination in the file. Line numbers are left out, so editing
+/// lines above a finding keeps its fingerprint; the occurrence number keeps identical findings
+/// apart. The same input always gives the same fingerprints, on every platform.
+#[derive(Default)]
+pub struct Fingerprints {
+    seen: HashMap<[u8; 32], u32>,
+}
+
+/// Characters of context on each side of the primary span that go into a fingerprint.
+pub const FINGERPRINT_CONTEXT: usize = 20;
+
+/// Characters of the span text itself that go into a fingerprint.
+const FINGERPRINT_SPAN: usize = 200;
+
+impl Fingerprints {
+    /// The 32-hex-digit fingerprint of `d` (call once per finding, in output order).
+    pub fn next(&mut self, repo_path: &str, source: &SourceFile, d: &Diagnostic) -> String {
+        let text = source.text();
+        let span = source.clamp_range(d.primary.span.clone());
+        let line = source.line_range(span.start);
+        let before = &text[line.start.min(span.start)..span.start];
+        let before: String = {
+            let mut v: Vec<char> = before.chars().rev().take(FINGERPRINT_CONTEXT).collect();
+            v.reverse();
+            v.into_iter().collect()
+        };
+        let inside: String = text[span.clone()].chars().take(FINGERPRINT_SPAN).collect();
+        let after_end = line.end.max(span.end);
+        let after: String = text[span.end..after_end]
+            .chars()
+            .take(FINGERPRINT_CONTEXT)
+            .collect();
+        let context = collapse_whitespace(&format!("{before}\u{1}{inside}\u{1}{after}"));
+
+        let mut key = Sha256::new();
+        key.update(b"sitemap-lint/v1\0");
+        key.update(d.rule.name.as_bytes());
+        key.update(b"\0");
+        key.update(repo_path.as_bytes());
+        key.update(b"\0");
+        key.update(context.as_bytes());
+        let key: [u8; 32] = key.finalize().into();
+        let n = self.seen.entry(key).or_insert(0);
+        *n += 1;
+
+        let mut h = Sha256::new();
+        h.update(key);
+        h.update(n.to_string().as_bytes());
+        hex(&h.finalize()[..16])
+    }
+}
+
+fn collapse_whitespace(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{check_reader, Settings};
+
+    fn report(name: &str, xml: &str) -> FileReport {
+        check_reader(name, xml.as_bytes(), &Settings::default()).unwrap()
+    }
+
+    const TWO_SPACES: &str = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n<url><loc>https://www.example.com/a b</loc></url>\n<url><loc>https://www.example.com/a b</loc></url>\n</urlset>\n";
+
+    fn prints(name: &str, xml: &str) -> Vec<String> {
+        let r = report(name, xml);
+        let mut f = Fingerprints::default();
+        r.diagnostics
+            .iter()
+            .map(|d| f.next(name, &r.source, d))
+            .collect()
+    }
+
+    #[test]
+    fn fingerprints_are_unique_stable_and_ignore_lines_above() {
+        let a = prints("s.xml", TWO_SPACES);
+        assert_eq!(a.len(), 2);
+        assert_ne!(a[0], a[1], "identical findings get distinct fingerprints");
+        assert_eq!(
+            a,
+            prints("s.xml", TWO_SPACES),
+            "same input, same fingerprints"
+        );
+        assert!(a.iter().all(|f| f.len() == 32));
+        let shifted = TWO_SPACES.replacen("<url>", "\n\n<url>", 1);
+        assert_eq!(
+            a,
+            prints("s.xml", &shifted),
+            "blank lines above do not matter"
+        );
+        assert_ne!(a, prints("t.xml", TWO_SPACES), "the path is part of it");
+    }
+
+    #[test]
+    fn xml_escape_handles_markup_and_controls() {
+        assert_eq!(
+            xml_escape("a<b>&\"'\n\u{0}"),
+            "a&lt;b&gt;&amp;&quot;&apos;&#10;\\u{0}"
+        );
+    }
+
+    #[test]
+    fn one_line_joins_lines() {
+        assert_eq!(one_line("a\nb\r\nc"), "a b c");
+    }
 }

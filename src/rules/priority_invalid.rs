@@ -132,7 +132,7 @@ impl Rule for Check {
 fn format_fraction(n: u32) -> String {
     if n == 100 {
         "1.0".into()
-    } else if n % 10 == 0 {
+    } else if n.is_multiple_of(10) {
         format!("0.{}", n / 10)
     } else {
         format!("0.{n:02}")
