@@ -53,13 +53,23 @@ pub fn detect(bytes: &[u8]) -> (Detected, usize) {
         [0xEF, 0xBB, 0xBF, ..] => (Detected::Utf8, 3),
         [0xFE, 0xFF, ..] => (Detected::Utf16Be, 2),
         [0xFF, 0xFE, ..] => (Detected::Utf16Le, 2),
-        [0x00, 0x00, 0x00, 0x3C, ..] => (Detected::Utf32Be, 0),
-        [0x3C, 0x00, 0x00, 0x00, ..] => (Detected::Utf32Le, 0),
-        [0x00, 0x3C, 0x00, _, ..] => (Detected::Utf16Be, 0),
-        [0x3C, 0x00, _, 0x00, ..] => (Detected::Utf16Le, 0),
+        // No BOM: the first character is ASCII (`<`, or whitespace before it), so its zero
+        // bytes give the encoding away (Appendix F, not only for `<`).
+        [0x00, 0x00, 0x00, a, ..] if is_ascii_nonzero(*a) => (Detected::Utf32Be, 0),
+        [a, 0x00, 0x00, 0x00, ..] if is_ascii_nonzero(*a) => (Detected::Utf32Le, 0),
+        [0x00, a, 0x00, b, ..] if is_ascii_nonzero(*a) && is_ascii_nonzero(*b) => {
+            (Detected::Utf16Be, 0)
+        }
+        [a, 0x00, b, 0x00, ..] if is_ascii_nonzero(*a) && is_ascii_nonzero(*b) => {
+            (Detected::Utf16Le, 0)
+        }
         [0x4C, 0x6F, 0xA7, 0x94, ..] => (Detected::Ebcdic, 0),
         _ => (Detected::Utf8, 0),
     }
+}
+
+fn is_ascii_nonzero(b: u8) -> bool {
+    (1..0x80).contains(&b)
 }
 
 /// Decodes bytes to text. Non-UTF-8 input is decoded anyway so that the other rules can run.
@@ -109,12 +119,18 @@ pub fn decode(bytes: &[u8]) -> Decoded {
     out
 }
 
+/// Longest run of bytes reported (and replaced) as one broken character: a UTF-8 sequence is at
+/// most 4 bytes long.
+const MAX_RUN: usize = 4;
+
 fn decode_utf8(mut bytes: &[u8], out: &mut Decoded) {
     if let Ok(s) = std::str::from_utf8(bytes) {
         out.text = s.to_owned();
         return;
     }
     let mut text = String::with_capacity(bytes.len() + 16);
+    // Bytes in the invalid run that ends at the end of `text` (0 when text ends otherwise).
+    let mut run = 0usize;
     loop {
         match std::str::from_utf8(bytes) {
             Ok(s) => {
@@ -125,14 +141,31 @@ fn decode_utf8(mut bytes: &[u8], out: &mut Decoded) {
                 let good = e.valid_up_to();
                 // SAFETY-free: `good` bytes were just validated.
                 text.push_str(std::str::from_utf8(&bytes[..good]).unwrap_or_default());
+                if good > 0 {
+                    run = 0;
+                }
                 let bad_len = e.error_len().unwrap_or(bytes.len() - good);
-                let at = text.len();
-                text.push('\u{FFFD}');
-                if out.invalid_utf8.len() < MAX_INVALID_UTF8_REPORTS {
-                    out.invalid_utf8
-                        .push((at..text.len(), bytes[good..good + bad_len].to_vec()));
+                let bad = &bytes[good..good + bad_len];
+                // Continuation bytes right after an invalid sequence belong to the same broken
+                // character (`ED A0 80`, an encoded surrogate, is one mistake, not three).
+                let continues =
+                    run > 0 && (0x80..0xC0).contains(&bad[0]) && run + bad_len <= MAX_RUN;
+                if continues {
+                    run += bad_len;
+                    if out.invalid_utf8_more == 0 {
+                        if let Some((_, raw)) = out.invalid_utf8.last_mut() {
+                            raw.extend_from_slice(bad);
+                        }
+                    }
                 } else {
-                    out.invalid_utf8_more += 1;
+                    run = bad_len;
+                    let at = text.len();
+                    text.push('\u{FFFD}');
+                    if out.invalid_utf8.len() < MAX_INVALID_UTF8_REPORTS {
+                        out.invalid_utf8.push((at..text.len(), bad.to_vec()));
+                    } else {
+                        out.invalid_utf8_more += 1;
+                    }
                 }
                 bytes = &bytes[good + bad_len..];
             }
@@ -185,6 +218,40 @@ mod tests {
         }
         assert_eq!(d.invalid_utf8[1].1, b"\xE2\x82");
         assert!(d.text.starts_with("<loc>a\u{FFFD}(b"));
+    }
+
+    #[test]
+    fn a_broken_character_is_one_sequence() {
+        // An encoded surrogate (CESU-8) and an overlong `/`: one report and one U+FFFD each.
+        let d = decode(b"a\xED\xA0\x80b\xC0\xAFc");
+        assert_eq!(d.text, "a\u{FFFD}b\u{FFFD}c");
+        let raw: Vec<&[u8]> = d.invalid_utf8.iter().map(|(_, r)| &r[..]).collect();
+        assert_eq!(raw, [&b"\xED\xA0\x80"[..], &b"\xC0\xAF"[..]]);
+        // Two Latin-1 letters in a row are two characters (`E8` is not a continuation byte).
+        let d = decode(b"\xE9\xE8");
+        assert_eq!(d.invalid_utf8.len(), 2);
+        // A run of continuation bytes is cut into pieces of at most 4 bytes.
+        let d = decode(&[0x80; 9]);
+        let lens: Vec<usize> = d.invalid_utf8.iter().map(|(_, r)| r.len()).collect();
+        assert_eq!(lens, [4, 4, 1]);
+        assert_eq!(d.text, "\u{FFFD}".repeat(3));
+    }
+
+    #[test]
+    fn utf16_without_bom_starting_with_whitespace() {
+        let le: Vec<u8> = "\n<u/>"
+            .encode_utf16()
+            .flat_map(|u| u.to_le_bytes())
+            .collect();
+        assert_eq!(detect(&le), (Detected::Utf16Le, 0));
+        let be: Vec<u8> = " <u/>"
+            .encode_utf16()
+            .flat_map(|u| u.to_be_bytes())
+            .collect();
+        assert_eq!(detect(&be), (Detected::Utf16Be, 0));
+        // NUL bytes in a UTF-8 file that is not UTF-16 are left to the XML parser.
+        assert_eq!(detect(b"\x00\x00ab"), (Detected::Utf8, 0));
+        assert_eq!(detect(b"a\x00\x00b"), (Detected::Utf8, 0));
     }
 
     #[test]

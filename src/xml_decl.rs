@@ -88,6 +88,11 @@ pub struct Prolog {
     /// The value of encoding= if present, with its range (for messages).
     /// The range is the value inside the quotes (empty only for `encoding=""`).
     pub encoding: Option<(String, Range<usize>)>,
+    /// When the declaration is malformed or misplaced: the range from the first non-whitespace
+    /// byte through the end of the declaration (as far as it can be told), whose problems are
+    /// reported here. The XML parser must not see it (the caller blanks it out), so that it does
+    /// not report the same mistake again and can check the rest of the document.
+    pub blank: Option<Range<usize>>,
     /// Problems in document order.
     pub problems: Vec<Problem>,
 }
@@ -115,7 +120,14 @@ pub fn check_prolog(text: &str) -> Prolog {
             None => return prolog,
         }
     };
-    parse_decl(text, start, &mut prolog);
+    let extent_end = parse_decl(text, start, &mut prolog);
+    if prolog
+        .problems
+        .iter()
+        .any(|p| matches!(p.kind, ProblemKind::NotAtStart | ProblemKind::Malformed))
+    {
+        prolog.blank = Some(ws..extent_end.max(ws));
+    }
     prolog.problems.sort_by_key(|p| p.range.start);
     prolog
 }
@@ -238,22 +250,30 @@ fn show_value(s: &str) -> String {
 fn leading_whitespace(ws: &str) -> Problem {
     let n = ws.len();
     let lines = ws.matches('\n').count() + ws.matches('\r').count() - ws.matches("\r\n").count();
+    // Indentation besides the line breaks (CRLF counts as one line break).
+    let spaces = ws.bytes().filter(|&b| b == b' ').count();
+    let tabs = ws.bytes().filter(|&b| b == b'\t').count();
+    let indent: Vec<String> = [(spaces, "space", "spaces"), (tabs, "tab", "tabs")]
+        .iter()
+        .filter(|(n, _, _)| *n > 0)
+        .map(|&(n, one, many)| count(n, one, many))
+        .collect();
     let (message, help) = if lines == 0 {
-        let what = if ws.bytes().all(|b| b == b' ') {
-            count(n, "space", "spaces")
-        } else {
-            format!("{} of whitespace", count(n, "byte", "bytes"))
-        };
         (
             "whitespace before the XML declaration".to_string(),
             format!(
-                "remove the {what} before `<?xml`: the XML declaration must be the very first thing in the file"
+                "remove the {} before `<?xml`: the XML declaration must be the very first thing in the file",
+                indent.join(" and ")
             ),
         )
     } else {
-        let mut what = count(lines, "line break", "line breaks");
-        if n != lines {
-            what = format!("{what} ({})", count(n, "byte", "bytes"));
+        let mut what = if lines == 1 {
+            "line break".to_string()
+        } else {
+            format!("{lines} line breaks")
+        };
+        if !indent.is_empty() {
+            what = format!("{what} and the {}", indent.join(" and "));
         }
         let message = if lines == 1 {
             "blank line before the XML declaration".to_string()
@@ -339,12 +359,13 @@ enum Outcome {
     Unterminated,
     /// a syntax error was reported; look for `?>` from this offset
     Broken(usize),
-    /// a syntax error was reported and the end cannot be found
-    BrokenNoEnd,
+    /// a syntax error was reported; the declaration ends at this offset but without `?>`
+    BrokenNoEnd(usize),
 }
 
-/// Reads the declaration that starts at `start` (`<?xml` in any case).
-fn parse_decl(text: &str, start: usize, prolog: &mut Prolog) {
+/// Reads the declaration that starts at `start` (`<?xml` in any case). Returns where the
+/// declaration ends: after `?>`, or, when it is broken, where the document seems to resume.
+fn parse_decl(text: &str, start: usize, prolog: &mut Prolog) -> usize {
     let bytes = text.as_bytes();
     let lim = floor_char_boundary(text, start.saturating_add(DECL_LIMIT));
     let problems = &mut prolog.problems;
@@ -389,7 +410,7 @@ fn parse_decl(text: &str, start: usize, prolog: &mut Prolog) {
                 "the XML declaration must end with `?>`, not `>`".to_string(),
                 format!("write `?>`, as in `{GOOD_DECL}`"),
             ));
-            break Outcome::BrokenNoEnd;
+            break Outcome::BrokenNoEnd(i + 1);
         }
         if matches!(b, b'?' | b'=' | b'"' | b'\'') {
             problems.push(malformed(
@@ -568,6 +589,14 @@ fn parse_decl(text: &str, start: usize, prolog: &mut Prolog) {
         any_attr = true;
     };
 
+    // Where the document resumes when the declaration has no `?>`: at the next `<`.
+    let resume = |from: usize| {
+        let from = from.min(lim);
+        bytes[from..lim]
+            .iter()
+            .position(|&b| b == b'<')
+            .map_or(lim, |k| from + k)
+    };
     match end {
         Outcome::Complete(end) => {
             prolog.decl = Some(start..end);
@@ -579,22 +608,31 @@ fn parse_decl(text: &str, start: usize, prolog: &mut Prolog) {
                     format!("write `{GOOD_DECL}`"),
                 ));
             }
+            end
         }
-        Outcome::Unterminated => problems.push(malformed(
-            start..start + 5,
-            "unterminated XML declaration: missing `?>`".to_string(),
-            format!("close the declaration with `?>`, as in `{GOOD_DECL}`"),
-        )),
+        Outcome::Unterminated => {
+            problems.push(malformed(
+                start..start + 5,
+                "unterminated XML declaration: missing `?>`".to_string(),
+                format!("close the declaration with `?>`, as in `{GOOD_DECL}`"),
+            ));
+            resume(start + 2)
+        }
         Outcome::Broken(from) => {
             // Find the end for `decl`, without reporting anything more and
             // without running into the document.
-            let rest = &bytes[from.min(lim)..lim];
-            let rest = &rest[..rest.iter().position(|&b| b == b'<').unwrap_or(rest.len())];
-            if let Some(k) = find_bytes(rest, b"?>") {
-                prolog.decl = Some(start..from + k + 2);
+            let stop = resume(from);
+            let base = from.min(stop);
+            match find_bytes(&bytes[base..stop], b"?>") {
+                Some(k) => {
+                    let end = base + k + 2;
+                    prolog.decl = Some(start..end);
+                    end
+                }
+                None => stop,
             }
         }
-        Outcome::BrokenNoEnd => {}
+        Outcome::BrokenNoEnd(end) => end,
     }
 }
 
@@ -667,10 +705,32 @@ fn check_encoding(value: &str, range: Range<usize>, quoted: Range<usize>) -> Opt
                 "`encoding` declares `{}`, but sitemaps must be UTF-8",
                 show_value(value)
             ),
-            "re-encode the file as UTF-8 and declare `encoding=\"UTF-8\"`".to_string(),
+            encoding_help(trimmed),
         )
     };
     Some(Problem::new(ProblemKind::Encoding, range, message, help))
+}
+
+/// How to fix a declared encoding other than UTF-8. This text is checked as UTF-8 (a UTF-16 or
+/// UTF-32 file is recognised by its bytes, whatever it declares), so a Unicode name is simply
+/// wrong; for a legacy one the bytes may have to be converted too.
+fn encoding_help(value: &str) -> String {
+    let upper = value.to_ascii_uppercase();
+    if upper.starts_with("UTF-16")
+        || upper.starts_with("UTF-32")
+        || upper.starts_with("UCS")
+        || upper == "UNICODE"
+    {
+        format!(
+            "the file is not encoded in `{}`: declare `encoding=\"UTF-8\"`",
+            show_value(value)
+        )
+    } else {
+        format!(
+            "declare `encoding=\"UTF-8\"`; if the bytes really are `{0}`, convert them first: `iconv -f {0} -t UTF-8`",
+            show_value(value)
+        )
+    }
 }
 
 fn check_standalone(value: &str, range: Range<usize>, quoted: Range<usize>) -> Option<Problem> {
@@ -743,6 +803,21 @@ mod tests {
             assert!(r.start <= r.end && r.end <= text.len());
             assert_eq!(&text[r.clone()], value);
         }
+        if let Some(b) = &p.blank {
+            assert!(b.start <= b.end && b.end <= text.len(), "{text:?}: {b:?}");
+            assert!(text.is_char_boundary(b.start) && text.is_char_boundary(b.end));
+            assert!(text[..b.start].bytes().all(is_xml_ws), "{text:?}: {b:?}");
+            if let Some(d) = &p.decl {
+                assert!(d.end <= b.end, "{text:?}: {b:?} {d:?}");
+            }
+        }
+        assert_eq!(
+            p.blank.is_some(),
+            p.problems
+                .iter()
+                .any(|p| matches!(p.kind, ProblemKind::NotAtStart | ProblemKind::Malformed)),
+            "{text:?}"
+        );
         assert!(p.skip <= text.len());
         if p.skip > 0 {
             assert!(text[..p.skip].bytes().all(is_xml_ws));
@@ -866,7 +941,7 @@ mod tests {
         assert!(problem
             .help
             .unwrap()
-            .starts_with("remove the 2 bytes of whitespace before"));
+            .starts_with("remove the 1 space and 1 tab before"));
     }
 
     #[test]
@@ -877,7 +952,7 @@ mod tests {
         assert_eq!(problem.message, "blank line before the XML declaration");
         let help = problem.help.unwrap();
         assert!(
-            help.starts_with("remove the 1 line break before `<?xml`"),
+            help.starts_with("remove the line break before `<?xml`"),
             "{help}"
         );
         assert!(help.contains("`<?php`"));
@@ -894,7 +969,7 @@ mod tests {
             .help
             .as_deref()
             .unwrap()
-            .starts_with("remove the 2 line breaks (7 bytes)"));
+            .starts_with("remove the 2 line breaks and the 2 spaces and 1 tab before `<?xml`"));
 
         // Old Mac line ends count too.
         let p = check_prolog("\r\r<?xml version=\"1.0\"?>");
@@ -1116,7 +1191,12 @@ mod tests {
         );
         assert_eq!(
             problem.help.as_deref(),
-            Some("re-encode the file as UTF-8 and declare `encoding=\"UTF-8\"`")
+            Some("declare `encoding=\"UTF-8\"`; if the bytes really are `ISO-8859-1`, convert them first: `iconv -f ISO-8859-1 -t UTF-8`")
+        );
+        let (_, _, problem) = one("<?xml version=\"1.0\" encoding=\"UTF-16\"?>");
+        assert_eq!(
+            problem.help.as_deref(),
+            Some("the file is not encoded in `UTF-16`: declare `encoding=\"UTF-8\"`")
         );
         let p = check_prolog(text);
         let (value, range) = p.encoding.unwrap();

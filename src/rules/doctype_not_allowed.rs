@@ -5,8 +5,10 @@ use crate::rule::{Rule, RuleMeta};
 
 declare_rule! {
     /// ## What it does
-    /// Reports a `<!DOCTYPE …>` declaration. The checker never processes DTDs: it blanks the
-    /// declaration out and checks the rest, so entities declared in it are reported as unknown.
+    /// Reports a `<!DOCTYPE …>` declaration (`<!doctype …>` too). The checker never processes DTDs:
+    /// it blanks the declaration out and checks the rest, so a reference to an entity declared in
+    /// it is an `xml-syntax` error that points at the declaration (the first use of each entity is
+    /// shown, the others are counted).
     ///
     /// ## Why is this bad?
     /// Sitemaps are defined by an XML Schema, not a DTD, and need none. DTDs are how XML attacks work

@@ -6,9 +6,11 @@ use crate::rule::{Rule, RuleMeta};
 declare_rule! {
     /// ## What it does
     /// Reports a file that is not encoded in UTF-8: UTF-16 or UTF-32 (recognised by a byte-order
-    /// mark, or without one by the first bytes of `<?xml`, as XML 1.0 Appendix F describes) or
-    /// EBCDIC. UTF-16 and UTF-32 files are decoded anyway, so the other rules still run and their
-    /// positions refer to the decoded text. A UTF-8 byte-order mark is fine.
+    /// mark, or without one by the zero bytes of its first characters, `<?xml` or whitespace, as
+    /// XML 1.0 Appendix F describes) or EBCDIC. UTF-16 and UTF-32 files are decoded anyway, so the
+    /// other rules still run and their positions refer to the decoded text; an `encoding="UTF-16"`
+    /// in such a file is part of this one error, not a second one. EBCDIC files cannot be checked
+    /// further. A UTF-8 byte-order mark is fine.
     ///
     /// ## Why is this bad?
     /// The protocol says: "The file itself must be UTF-8 encoded." Crawlers that assume UTF-8 see a

@@ -5,8 +5,8 @@ use crate::rule::{Rule, RuleMeta};
 
 declare_rule! {
     /// ## What it does
-    /// Reports a file whose name ends in `.gz` but whose content does not start with the gzip magic
-    /// bytes `1f 8b`. The content is checked as plain XML.
+    /// Reports a file whose name ends in `.gz` (in any case) but whose content does not start with
+    /// the gzip magic bytes `1f 8b`. The content is checked as plain XML.
     ///
     /// ## Why is this bad?
     /// Servers send `.gz` files with a gzip content type or encoding; a crawler that trusts the name

@@ -8,7 +8,9 @@ declare_rule! {
     /// Reports gzip input (recognised by its magic bytes `1f 8b`, whatever its name) that does not
     /// decompress cleanly: a stream cut off before its end, a checksum that does not match, corrupt
     /// deflate data, or bytes after the last gzip member. All members of a multi-member file are
-    /// read, as `zcat` does. What was decoded before the problem is still checked.
+    /// read, as `zcat` does, and zero bytes padding the end are ignored, as `gzip -d` does. What was
+    /// decoded before the problem is still checked, so a truncated file also gets the XML error of
+    /// its cut-off end.
     ///
     /// ## Why is this bad?
     /// Search engines cannot uncompress the file: Google reports "Compression error", Yandex

@@ -5,10 +5,12 @@ use crate::rule::{Rule, RuleMeta};
 
 declare_rule! {
     /// ## What it does
-    /// Reports a file whose uncompressed size is larger than 52,428,800 bytes (50 MiB). The check
-    /// applies to plain files, stdin and the decompressed content of gzip files. The checker stops
-    /// reading at the limit (it never holds more than 52,428,801 bytes), so the rest of the file is
-    /// not checked.
+    /// Reports a file whose uncompressed size is larger than 52,428,800 bytes (50 MiB); a file of
+    /// exactly 52,428,800 bytes is fine. The check applies to plain files, stdin and the
+    /// decompressed content of gzip files (all members together, so a file split into several gzip
+    /// members cannot slip through). The checker stops reading at the limit (it never holds more
+    /// than 52,428,801 bytes), so the file is not checked further: a gzip bomb costs no more than
+    /// a 50 MiB file.
     ///
     /// ## Why is this bad?
     /// The sitemaps.org protocol says sitemaps and sitemap indexes "must be no larger than 50MB

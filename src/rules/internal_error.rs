@@ -18,7 +18,7 @@ declare_rule! {
     /// Nothing to change in the sitemap.
     ///
     /// ## References
-    /// - README, "Safety and limits"
+    /// - README, "Exit codes"
     pub static META = {
         name: "internal-error",
         category: Internal,

@@ -6,8 +6,10 @@ use crate::rule::{Rule, RuleMeta};
 declare_rule! {
     /// ## What it does
     /// Reports every byte sequence that is not valid UTF-8, at its position (the first 100 one by
-    /// one, then a count). Each sequence is replaced by U+FFFD so that the rest of the file can be
-    /// checked.
+    /// one, then a count). A broken character is one sequence: a byte that cannot start a
+    /// character, or a lead byte with the continuation bytes after it, such as the encoded
+    /// surrogate `ED A0 BD` that CESU-8 writes for half an emoji. Each sequence is replaced by one
+    /// U+FFFD so that the rest of the file can be checked.
     ///
     /// ## Why is this bad?
     /// Sitemaps must be UTF-8. Invalid bytes usually come from text pasted in Latin-1 or Windows-1252

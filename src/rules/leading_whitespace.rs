@@ -5,8 +5,9 @@ use crate::rule::{Rule, RuleMeta};
 
 declare_rule! {
     /// ## What it does
-    /// Reports spaces, tabs or blank lines before `<?xml`. The rest of the file is still checked as
-    /// if the whitespace were not there.
+    /// Reports spaces, tabs or blank lines before `<?xml` (after a UTF-8 byte-order mark, if there
+    /// is one). The rest of the file is still checked as if the whitespace were not there. A file
+    /// without an XML declaration may start with whitespace.
     ///
     /// ## Why is this bad?
     /// The XML declaration must be the very first thing in a file. XML parsers stop with "XML

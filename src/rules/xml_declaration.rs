@@ -11,7 +11,9 @@ declare_rule! {
     /// `version` must be `1.0`, `standalone` must be `yes` or `no`, the pseudo-attributes must come in
     /// the order version, encoding, standalone, the target must be lowercase `xml`, and nothing but
     /// whitespace (see `leading-whitespace`) may precede it. A processing instruction named `xml` in
-    /// any case elsewhere in the file is reported too.
+    /// any case elsewhere in the file is reported too; other processing instructions, such as
+    /// `<?xml-stylesheet …?>`, are fine. A malformed or misplaced declaration is reported once here
+    /// and then ignored, so the rest of the file is still checked.
     ///
     /// ## Why is this bad?
     /// Strict XML parsers, and so some crawlers, reject these files as not well-formed.

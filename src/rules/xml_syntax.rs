@@ -8,9 +8,17 @@ declare_rule! {
     /// Reports every well-formedness error the XML parser finds, at its exact position, with a fix:
     /// a bare `&` (escape it as `&amp;`), an HTML entity such as `&nbsp;` (write `&#160;`), a bare `<`
     /// in text (`&lt;`), a closing tag that does not match (both tags are labelled), a truncated
-    /// file, a second root element, characters XML forbids, an undeclared namespace prefix.
-    /// Unescaped `&`, unknown entities and forbidden characters are patched over in memory so that
-    /// the errors after them are reported in the same run.
+    /// file (the unclosed elements are labelled), a second root element, text around the root
+    /// element, characters XML forbids, an undeclared namespace prefix (with the namespace URI of
+    /// the common sitemap extensions), a duplicate attribute, `--` in a comment.
+    ///
+    /// Most errors are patched over in memory so that the errors after them are reported in the
+    /// same run: unescaped `&`, unknown entities, bad character references and forbidden characters
+    /// (all found in one pass once the first is), a bare `<`, a misspelled or stray closing tag, a
+    /// duplicate attribute, a bad comment, and text before the root element. Content after the
+    /// root element is ignored once reported, so the sitemap itself is still checked. A truncated
+    /// file, a missing closing tag or an undeclared prefix end the XML check, and the sitemap rules
+    /// then do not run. At most 50 XML errors are shown one by one; the rest are counted.
     ///
     /// ## Why is this bad?
     /// A file that is not well-formed is not XML: search engines reject the whole sitemap ("Parsing
