@@ -8,7 +8,7 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::encoding::{self, Detected};
 use crate::input::{self, Bytes, GzipProblem};
 use crate::model::Sitemap;
-use crate::rule::{Context, RuleMeta};
+use crate::rule::{Category, Context, RuleMeta};
 use crate::rules::{self as r};
 use crate::source::SourceFile;
 use crate::xml_decl;
@@ -128,35 +128,29 @@ fn run(name: &str, bytes: &Bytes, settings: &Settings) -> (SourceFile, Vec<Diagn
     }
 
     let decoded = encoding::decode(&bytes.data);
-    let text = decoded.text;
+    let source = SourceFile::new(name, decoded.text);
+    let text = source.text();
 
     if let Some(problem) = &bytes.gzip_problem {
-        let end = text.len();
-        let (msg, help) = match problem {
-            GzipProblem::Truncated => (
-                "the gzip data ends unexpectedly: the file is truncated".to_string(),
-                "recreate the file (`gzip -9 sitemap.xml`) and check it with `gzip -t`; the text below was recovered up to the cut".to_string(),
-            ),
-            GzipProblem::Checksum => (
-                "the gzip checksum does not match the data: the file is corrupt".to_string(),
-                "recreate the file with `gzip -9` and upload it in binary mode".to_string(),
-            ),
-            GzipProblem::Corrupt(e) => (
-                format!("the gzip data is corrupt ({e})"),
-                "recreate the file with `gzip -9` and upload it in binary mode".to_string(),
-            ),
-            GzipProblem::TrailingGarbage { bytes } => (
-                format!("{bytes} bytes that are not gzip data follow the compressed data"),
-                "remove what was appended after the gzip stream; recreate the file with `gzip -9`".to_string(),
-            ),
-        };
-        out.push(
-            Diagnostic::new(&r::gzip_invalid::META, end..end, msg)
-                .with_label("decompressed text ends here")
-                .with_help(help),
-        );
+        report_gzip_problem(problem, text.len(), &mut out);
+        if text.is_empty() {
+            // Nothing came out: there is no text to check.
+            return (source, out);
+        }
     }
-    if named_gz && !bytes.gzip {
+    if bytes.gzip && bytes.data.starts_with(&[0x1f, 0x8b]) {
+        out.push(
+            Diagnostic::new(
+                &r::gzip_invalid::META,
+                0..0,
+                "the file is gzip-compressed twice",
+            )
+            .with_note("after one decompression the data is gzip again, so it was not checked")
+            .with_help("compress the XML once: `gzip -9 -c sitemap.xml > sitemap.xml.gz`"),
+        );
+        return (source, out);
+    }
+    if named_gz && !bytes.gzip && !text.is_empty() {
         let first = text.chars().next().map_or(0, char::len_utf8);
         out.push(
             Diagnostic::new(
@@ -181,11 +175,10 @@ fn run(name: &str, bytes: &Bytes, settings: &Settings) -> (SourceFile, Vec<Diagn
             )
             .with_help("convert the file to UTF-8; it cannot be checked further"),
         );
-        return (SourceFile::new(name, text), out);
+        return (source, out);
     }
     let not_utf8 = decoded.detected != Detected::Utf8;
     if not_utf8 {
-        let first = text.chars().next().map_or(0, char::len_utf8);
         let how = if decoded.bom {
             "with a byte-order mark"
         } else {
@@ -194,7 +187,7 @@ fn run(name: &str, bytes: &Bytes, settings: &Settings) -> (SourceFile, Vec<Diagn
         out.push(
             Diagnostic::new(
                 &r::encoding_not_utf8::META,
-                0..first,
+                0..0,
                 format!(
                     "the file is encoded in {} ({how}), but sitemaps must be UTF-8",
                     decoded.detected.name()
@@ -209,25 +202,7 @@ fn run(name: &str, bytes: &Bytes, settings: &Settings) -> (SourceFile, Vec<Diagn
         );
     }
     for (span, raw) in &decoded.invalid_utf8 {
-        let hex: Vec<String> = raw.iter().map(|b| format!("{b:02X}")).collect();
-        let latin1 = if raw.len() == 1 && raw[0] >= 0xA0 {
-            format!(" (in Latin-1 this byte is `{}`)", char::from(raw[0]))
-        } else {
-            String::new()
-        };
-        out.push(
-            Diagnostic::new(
-                &r::invalid_utf8::META,
-                span.clone(),
-                format!(
-                    "invalid UTF-8: byte{} {}{latin1}",
-                    if raw.len() == 1 { "" } else { "s" },
-                    hex.join(" ")
-                ),
-            )
-            .with_label("shown as U+FFFD")
-            .with_help("save the file as UTF-8 (for example `iconv -f WINDOWS-1252 -t UTF-8`)"),
-        );
+        out.push(invalid_utf8_diagnostic(span.clone(), raw));
     }
     if decoded.invalid_utf8_more > 0 {
         if let Some((span, _)) = decoded.invalid_utf8.last() {
@@ -241,8 +216,15 @@ fn run(name: &str, bytes: &Bytes, settings: &Settings) -> (SourceFile, Vec<Diagn
             ));
         }
     }
+    if decoded.bom && text.is_empty() {
+        out.push(
+            Diagnostic::new(&r::xml_syntax::META, 0..0, "the file contains only a byte-order mark")
+                .with_help("a sitemap is a `<urlset>` element, or a sitemap index a `<sitemapindex>` element, in the namespace `http://www.sitemaps.org/schemas/sitemap/0.9`"),
+        );
+        return (source, out);
+    }
 
-    let prolog = xml_decl::check_prolog(&text);
+    let prolog = xml_decl::check_prolog(text);
     for p in &prolog.problems {
         let meta: &'static RuleMeta = match p.kind {
             xml_decl::ProblemKind::LeadingWhitespace => &r::leading_whitespace::META,
@@ -268,9 +250,9 @@ fn run(name: &str, bytes: &Bytes, settings: &Settings) -> (SourceFile, Vec<Diagn
         out.push(d);
     }
 
-    let parsed = crate::xml::check(&text, prolog.skip, &mut out);
+    let parsed = crate::xml::check_after_prolog(text, &prolog, &mut out);
     if parsed.ok {
-        let parse_text: &str = parsed.patched.as_deref().unwrap_or(&text);
+        let parse_text: &str = parsed.patched.as_deref().unwrap_or(text);
         let options = roxmltree::ParsingOptions {
             allow_dtd: false,
             ..roxmltree::ParsingOptions::default()
@@ -278,14 +260,111 @@ fn run(name: &str, bytes: &Bytes, settings: &Settings) -> (SourceFile, Vec<Diagn
         if let Ok(doc) =
             roxmltree::Document::parse_with_options(&parse_text[prolog.skip..], options)
         {
-            let source = SourceFile::new(name, String::new());
             let mut cx = Context::new(&source, settings);
             let sitemap = Sitemap::build(&doc, parse_text, prolog.skip);
             check_rules(&sitemap, &mut cx, settings);
-            out.extend(cx.into_diagnostics());
+            // A value that holds patched text (where an XML error was) or bytes that were not
+            // UTF-8 is not what the file says: judging it would repeat the error already reported.
+            let garbled = |d: &Diagnostic| {
+                matches!(
+                    d.rule.category,
+                    Category::Url | Category::Date | Category::Value
+                ) && (parsed.touches_patch(&d.primary.span)
+                    || decoded
+                        .invalid_utf8
+                        .iter()
+                        .any(|(s, _)| same_text_run(text, s, &d.primary.span)))
+            };
+            out.extend(cx.into_diagnostics().into_iter().filter(|d| !garbled(d)));
         }
     }
-    (SourceFile::new(name, text), out)
+    (source, out)
+}
+
+/// Whether `a` and `b` lie in the same run of character data (no tag between them).
+fn same_text_run(text: &str, a: &Range<usize>, b: &Range<usize>) -> bool {
+    let (lo, hi) = if a.start <= b.start {
+        (a.end.min(text.len()), b.start.min(text.len()))
+    } else {
+        (b.end.min(text.len()), a.start.min(text.len()))
+    };
+    if lo >= hi {
+        return true; // overlapping
+    }
+    text.get(lo..hi)
+        .is_some_and(|between| !between.contains(['<', '>']))
+}
+
+fn report_gzip_problem(problem: &GzipProblem, end: usize, out: &mut Vec<Diagnostic>) {
+    let recovered = if end == 0 {
+        "nothing could be decompressed"
+    } else {
+        "the text decompressed before the problem was checked"
+    };
+    let (msg, help) = match problem {
+        GzipProblem::Truncated => (
+            "the gzip data ends unexpectedly: the file is truncated".to_string(),
+            format!("recreate the file (`gzip -9 sitemap.xml`) and check it with `gzip -t`; {recovered}"),
+        ),
+        GzipProblem::Checksum => (
+            "the gzip checksum does not match the data: the file is corrupt".to_string(),
+            format!("recreate the file with `gzip -9` and upload it in binary mode; {recovered}"),
+        ),
+        GzipProblem::Corrupt(e) => (
+            format!("the gzip data is corrupt ({e})"),
+            format!("recreate the file with `gzip -9` and upload it in binary mode; {recovered}"),
+        ),
+        GzipProblem::TrailingGarbage { bytes } => (
+            format!("{bytes} bytes that are not gzip data follow the compressed data"),
+            "remove what was appended after the gzip stream; recreate the file with `gzip -9`".to_string(),
+        ),
+    };
+    let label = if end == 0 {
+        "no text could be decompressed"
+    } else {
+        "decompressed text ends here"
+    };
+    out.push(
+        Diagnostic::new(&r::gzip_invalid::META, end..end, msg)
+            .with_label(label)
+            .with_help(help),
+    );
+}
+
+fn invalid_utf8_diagnostic(span: Range<usize>, raw: &[u8]) -> Diagnostic {
+    let hex: Vec<String> = raw.iter().map(|b| format!("{b:02X}")).collect();
+    let (hint, help) = match raw {
+        [b @ 0x80..=0x9F] => (
+            format!(
+                " (in Windows-1252 this byte is `{}`)",
+                encoding_rs::WINDOWS_1252.decode_without_bom_handling(&[*b]).0
+            ),
+            "the text was saved as Windows-1252: convert it with `iconv -f WINDOWS-1252 -t UTF-8`",
+        ),
+        [b @ 0xA0..=0xFF] => (
+            format!(" (in Latin-1 this byte is `{}`)", char::from(*b)),
+            "the text was saved as Latin-1 or Windows-1252: convert it with `iconv -f WINDOWS-1252 -t UTF-8`",
+        ),
+        [0xED, 0xA0..=0xBF, ..] => (
+            " (an encoded UTF-16 surrogate, as CESU-8 or Java's modified UTF-8 write)".to_string(),
+            "encode characters outside the BMP as one 4-byte UTF-8 sequence, not as two surrogates",
+        ),
+        _ => (
+            String::new(),
+            "save the file as UTF-8 (for example `iconv -f WINDOWS-1252 -t UTF-8`)",
+        ),
+    };
+    Diagnostic::new(
+        &r::invalid_utf8::META,
+        span,
+        format!(
+            "invalid UTF-8: byte{} {}{hint}",
+            if raw.len() == 1 { "" } else { "s" },
+            hex.join(" ")
+        ),
+    )
+    .with_label("shown as U+FFFD")
+    .with_help(help)
 }
 
 /// The one walk over the model: every enabled rule's sitemap hook, then each entry through every

@@ -72,8 +72,103 @@ struct ExcerptLine {
     start: usize,
     end: usize,
     real_line: usize,
-    /// (source range, offset in excerpt text where it starts)
-    pieces: Vec<(Range<usize>, usize)>,
+    pieces: Vec<Piece>,
+}
+
+/// A run of source text shown in the excerpt: verbatim (`shown` bytes equal to the source range),
+/// or one invisible character replaced by a visible stand-in of another width.
+struct Piece {
+    range: Range<usize>,
+    /// Offset in the excerpt text where it is shown.
+    at: usize,
+    /// Bytes it occupies in the excerpt text.
+    shown: usize,
+}
+
+impl Piece {
+    fn verbatim(&self) -> bool {
+        self.shown == self.range.len()
+    }
+
+    /// Excerpt offset of a source offset inside this piece (the stand-in is atomic).
+    fn to_excerpt(&self, offset: usize) -> usize {
+        if self.verbatim() {
+            self.at + (offset - self.range.start)
+        } else if offset == self.range.start {
+            self.at
+        } else {
+            self.at + self.shown
+        }
+    }
+
+    /// Source offset of an excerpt offset inside this piece.
+    fn to_source(&self, byte_index: usize) -> usize {
+        if self.verbatim() {
+            self.range.start + (byte_index - self.at)
+        } else if byte_index == self.at {
+            self.range.start
+        } else {
+            self.range.end
+        }
+    }
+}
+
+/// A visible stand-in for characters a terminal would not show (or would act on).
+fn stand_in(c: char) -> Option<String> {
+    match c {
+        '\t' => None,
+        '\u{0}'..='\u{1F}' => char::from_u32(0x2400 + c as u32).map(String::from),
+        '\u{7F}' => Some("\u{2421}".into()),
+        '\u{80}'..='\u{9F}'
+        | '\u{FEFF}'
+        | '\u{200B}'..='\u{200F}'
+        | '\u{202A}'..='\u{202E}'
+        | '\u{2066}'..='\u{2069}' => Some(format!("<U+{:04X}>", c as u32)),
+        _ => None,
+    }
+}
+
+/// Appends the source range to the excerpt text, replacing invisible characters with stand-ins.
+fn push_visible(text: &mut String, pieces: &mut Vec<Piece>, source: &str, range: Range<usize>) {
+    let slice = &source[range.clone()];
+    let mut run_start = range.start;
+    for (i, c) in slice.char_indices() {
+        let Some(vis) = stand_in(c) else { continue };
+        let at = range.start + i;
+        if at > run_start {
+            pieces.push(Piece {
+                range: run_start..at,
+                at: text.len(),
+                shown: at - run_start,
+            });
+            text.push_str(&source[run_start..at]);
+        }
+        let end = at + c.len_utf8();
+        pieces.push(Piece {
+            range: at..end,
+            at: text.len(),
+            shown: vis.len(),
+        });
+        text.push_str(&vis);
+        run_start = end;
+    }
+    if range.end > run_start || pieces.is_empty() {
+        pieces.push(Piece {
+            range: run_start..range.end,
+            at: text.len(),
+            shown: range.end - run_start,
+        });
+        text.push_str(&source[run_start..range.end]);
+    }
+}
+
+/// The largest char boundary of `text` at or before `i`.
+fn floor_boundary(text: &str, i: usize) -> usize {
+    let mut i = i.min(text.len());
+    while !text.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
 }
 
 impl<'a> Excerpt<'a> {
@@ -102,16 +197,18 @@ impl<'a> Excerpt<'a> {
             let start = text.len();
             let mut pieces = Vec::new();
             if line.len() <= LONG_LINE {
-                pieces.push((lr.clone(), start));
-                text.push_str(line);
+                push_visible(&mut text, &mut pieces, source.text(), lr.clone());
             } else {
                 // Windows around every label part on this line, merged when they overlap.
                 let mut windows: Vec<Range<usize>> = spans
                     .iter()
                     .filter(|s| s.start <= lr.end && s.end.max(s.start) >= lr.start)
                     .map(|s| {
-                        let a = s.start.max(lr.start);
-                        let b = s.end.clamp(a, lr.end).min(a + LONG_LINE);
+                        let a = floor_boundary(source.text(), s.start.max(lr.start));
+                        let b = floor_boundary(
+                            source.text(),
+                            s.end.clamp(a, lr.end).min(a + LONG_LINE),
+                        );
                         let a = back_chars(source.text(), a, CONTEXT_CHARS).max(lr.start);
                         let b = fwd_chars(source.text(), b, CONTEXT_CHARS).min(lr.end);
                         a..b
@@ -129,8 +226,7 @@ impl<'a> Excerpt<'a> {
                     if i > 0 || w.start > lr.start {
                         text.push('…');
                     }
-                    pieces.push((w.clone(), text.len()));
-                    text.push_str(&source.text()[w.clone()]);
+                    push_visible(&mut text, &mut pieces, source.text(), w.clone());
                 }
                 if merged.last().is_some_and(|w| w.end < lr.end) {
                     text.push('…');
@@ -156,21 +252,21 @@ impl<'a> Excerpt<'a> {
     /// Maps a source offset into the excerpt text (to the nearest shown position).
     fn map(&self, offset: usize) -> usize {
         for line in &self.lines {
-            for (range, at) in &line.pieces {
-                if offset >= range.start && offset <= range.end {
-                    return at + (offset - range.start);
+            for piece in &line.pieces {
+                if offset >= piece.range.start && offset <= piece.range.end {
+                    return piece.to_excerpt(offset);
                 }
             }
         }
         // Not shown (a long multi-line label): clamp to the end of the closest preceding line.
         let mut best = 0;
         for line in &self.lines {
-            if let Some((range, at)) = line.pieces.first() {
-                if range.start <= offset {
-                    best = if offset > line.pieces.last().map_or(range.end, |p| p.0.end) {
+            if let (Some(first), Some(last)) = (line.pieces.first(), line.pieces.last()) {
+                if first.range.start <= offset {
+                    best = if offset > last.range.end {
                         line.end
                     } else {
-                        *at
+                        first.at
                     };
                 }
             }
@@ -262,11 +358,9 @@ impl<'f> Files<'f> for Excerpt<'_> {
         let Some(line) = self.lines.get(line_index) else {
             return Ok(1);
         };
-        for (range, at) in &line.pieces {
-            let len = range.end - range.start;
-            if byte_index >= *at && byte_index <= at + len {
-                let offset = range.start + (byte_index - at);
-                return Ok(self.source.position(offset).column);
+        for piece in &line.pieces {
+            if byte_index >= piece.at && byte_index <= piece.at + piece.shown {
+                return Ok(self.source.position(piece.to_source(byte_index)).column);
             }
         }
         Ok(1)
