@@ -203,7 +203,7 @@ fn check(args: CheckArgs, stdout: &mut dyn Write) -> io::Result<u8> {
     );
     let mut unreadable = collected.problems.len();
     for problem in &collected.problems {
-        eprintln!("sitemap-lint: error: cannot read {problem}");
+        eprintln!("sitemap-lint: error: {problem}");
     }
     for warning in &collected.warnings {
         eprintln!("sitemap-lint: warning: {warning}");
@@ -294,7 +294,8 @@ fn check(args: CheckArgs, stdout: &mut dyn Write) -> io::Result<u8> {
         );
     }
     if format == Format::Human || args.output_file.is_some() {
-        let status = if summary.errors > 0 || too_many_warnings {
+        let status = if summary.errors > 0 || too_many_warnings || unreadable > 0 || internal_error
+        {
             "error"
         } else {
             "ok"
@@ -302,7 +303,7 @@ fn check(args: CheckArgs, stdout: &mut dyn Write) -> io::Result<u8> {
         let mut line = format!("sitemap-lint: {status}: {}", summary.line());
         if unreadable > 0 {
             line.push_str(&format!(
-                "; {} could not be read",
+                "; {} could not be checked",
                 render::plural(unreadable, "path")
             ));
         }

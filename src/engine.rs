@@ -100,6 +100,15 @@ fn finish(source: SourceFile, mut diagnostics: Vec<Diagnostic>, settings: &Setti
 }
 
 fn run(name: &str, bytes: &Bytes, settings: &Settings) -> (SourceFile, Vec<Diagnostic>) {
+    // Test hook (debug builds only): panic on purpose for files whose name ends with the value, so
+    // tests can show that a panic is contained to its file (tests/hostile.rs).
+    #[cfg(debug_assertions)]
+    if let Some(suffix) = std::env::var_os("SITEMAP_LINT_DEBUG_PANIC") {
+        let suffix = suffix.to_string_lossy();
+        if !suffix.is_empty() && name.ends_with(&*suffix) {
+            panic!("SITEMAP_LINT_DEBUG_PANIC: deliberate panic while checking `{name}`");
+        }
+    }
     let mut out = Vec::new();
     let named_gz = name.to_ascii_lowercase().ends_with(".gz");
 

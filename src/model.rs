@@ -8,6 +8,10 @@ use crate::{uri, w3c_datetime};
 
 use roxmltree::{Document, Node, NodeType};
 
+/// Misplaced root children kept in the model (a file of millions of `<x/>` must not cost a model
+/// entry each); rules report at most [`crate::rule::MAX_REPORTS_PER_RULE`] per file anyway.
+pub const MAX_OTHER_CHILDREN: usize = 10_000;
+
 /// The sitemaps.org 0.9 namespace, for both `urlset` and `sitemapindex`.
 pub const SITEMAP_NS: &str = "http://www.sitemaps.org/schemas/sitemap/0.9";
 /// XML Schema instance attributes (`xsi:schemaLocation`) are allowed everywhere.
@@ -167,7 +171,7 @@ pub struct Value<'a> {
     /// The URL check of the trimmed value, computed once for all URL rules.
     url_problems: OnceCell<Vec<uri::Problem>>,
     /// The W3C Datetime verdict of the trimmed value, computed once for all date rules.
-    date: OnceCell<w3c_datetime::Verdict>,
+    date: OnceCell<Box<w3c_datetime::Verdict>>,
 }
 
 impl<'a> Value<'a> {
@@ -185,7 +189,7 @@ impl<'a> Value<'a> {
     /// The trimmed value parsed as a W3C Datetime (see [`w3c_datetime::parse`]).
     pub fn date(&self) -> &w3c_datetime::Verdict {
         self.date
-            .get_or_init(|| w3c_datetime::parse(self.trimmed()))
+            .get_or_init(|| Box::new(w3c_datetime::parse(self.trimmed())))
     }
 
     /// Source span of the trimmed value; the whole element when the value is empty.
@@ -348,7 +352,8 @@ pub struct Child<'a> {
     pub element: Element<'a>,
     pub kind: ChildKind,
     /// The value, for `Field` children.
-    pub value: Option<Value<'a>>,
+    /// Boxed: most children of a large file are not values, and a `Child` should stay small.
+    pub value: Option<Box<Value<'a>>>,
     /// Whether the element is in the root's namespace (always true for `Foreign` children).
     pub namespace_ok: bool,
 }
@@ -395,7 +400,7 @@ impl<'a> Entry<'a> {
 
     /// The first value of `field`.
     pub fn value(&self, field: Field) -> Option<&Value<'a>> {
-        self.field(field).and_then(|c| c.value.as_ref())
+        self.field(field).and_then(|c| c.value.as_deref())
     }
 
     pub fn loc(&self) -> Option<&Value<'a>> {
@@ -417,7 +422,10 @@ pub struct Sitemap<'a> {
     pub entries: Vec<Entry<'a>>,
     /// Other element children of the root: unknown names (in the root's namespace or in none) or
     /// elements of other namespaces.
+    /// At most [`MAX_OTHER_CHILDREN`] are kept; the rest are only counted.
     pub other_children: Vec<Child<'a>>,
+    /// Other element children of the root beyond [`MAX_OTHER_CHILDREN`], not kept.
+    pub other_children_omitted: usize,
     /// Non-whitespace text directly inside the root.
     pub stray_text: Vec<Range<usize>>,
     /// Processing instructions of the document, as (target, span).
@@ -443,6 +451,7 @@ impl<'a> Sitemap<'a> {
             namespace,
             entries: Vec::new(),
             other_children: Vec::new(),
+            other_children_omitted: 0,
             stray_text: Vec::new(),
             processing_instructions: Vec::new(),
         };
@@ -477,6 +486,9 @@ impl<'a> Sitemap<'a> {
                                 source,
                             );
                             sitemap.entries.push(entry);
+                        }
+                        None if sitemap.other_children.len() >= MAX_OTHER_CHILDREN => {
+                            sitemap.other_children_omitted += 1;
                         }
                         None => {
                             let ns = element.namespace();
@@ -544,11 +556,12 @@ fn build_entry<'a>(
     source: &'a str,
 ) -> Entry<'a> {
     let entry_ns = element.namespace();
+    let element_node = element.node;
     let mut entry = Entry {
         kind,
         index,
         element,
-        children: Vec::new(),
+        children: Vec::with_capacity(element_node.children().filter(|n| n.is_element()).count()),
         stray_text: Vec::new(),
         namespace_ok: entry_ns == root_ns,
     };
@@ -564,7 +577,9 @@ fn build_entry<'a>(
                     _ => ChildKind::Foreign,
                 };
                 let value = match kind {
-                    ChildKind::Field(_) => Some(build_value(element.clone(), base, source)),
+                    ChildKind::Field(_) => {
+                        Some(Box::new(build_value(element.clone(), base, source)))
+                    }
                     _ => None,
                 };
                 entry.children.push(Child {

@@ -135,11 +135,17 @@ macro_rules! declare_rule {
     };
 }
 
+/// Diagnostics one rule reports per file at most; the rest are counted in a note on the last one,
+/// so that a file with millions of the same mistake gives a readable report in bounded memory.
+pub const MAX_REPORTS_PER_RULE: usize = 1_000;
+
 /// What a rule sees and where it reports.
 pub struct Context<'a> {
     pub source: &'a SourceFile,
     pub settings: &'a crate::Settings,
     diagnostics: Vec<Diagnostic>,
+    /// Per rule: (reported, not reported because of the cap).
+    counts: std::collections::HashMap<&'static str, (usize, usize)>,
 }
 
 impl<'a> Context<'a> {
@@ -148,14 +154,43 @@ impl<'a> Context<'a> {
             source,
             settings,
             diagnostics: Vec::new(),
+            counts: std::collections::HashMap::new(),
         }
     }
 
     pub fn report(&mut self, diagnostic: Diagnostic) {
-        self.diagnostics.push(diagnostic);
+        let count = self.counts.entry(diagnostic.rule.name).or_default();
+        if count.0 < MAX_REPORTS_PER_RULE {
+            count.0 += 1;
+            self.diagnostics.push(diagnostic);
+        } else {
+            count.1 += 1;
+        }
     }
 
-    pub fn into_diagnostics(self) -> Vec<Diagnostic> {
+    /// Adds `n` findings of `rule` that were counted but not built (see [`MAX_REPORTS_PER_RULE`]).
+    pub fn count_unreported(&mut self, rule: &'static RuleMeta, n: usize) {
+        if n > 0 {
+            self.counts.entry(rule.name).or_default().1 += n;
+        }
+    }
+
+    pub fn into_diagnostics(mut self) -> Vec<Diagnostic> {
+        for (name, (_, omitted)) in &self.counts {
+            if *omitted == 0 {
+                continue;
+            }
+            if let Some(last) = self
+                .diagnostics
+                .iter_mut()
+                .rev()
+                .find(|d| d.rule.name == *name)
+            {
+                last.notes.push(format!(
+                    "{omitted} more `{name}` diagnostics in this file were not reported (at most {MAX_REPORTS_PER_RULE} per rule and file)"
+                ));
+            }
+        }
         self.diagnostics
     }
 }

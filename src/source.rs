@@ -19,6 +19,17 @@ pub struct SourceFile {
     name: String,
     text: String,
     line_starts: OnceLock<Vec<usize>>,
+    /// Characters before every multiple of [`CHECKPOINT`] bytes, so that a column on a long line
+    /// (a minified sitemap is one line) costs at most one checkpoint's worth of counting.
+    char_checkpoints: OnceLock<Vec<usize>>,
+}
+
+/// Distance in bytes between character-count checkpoints.
+const CHECKPOINT: usize = 4096;
+
+/// Whether `b` starts a UTF-8 character (is not a continuation byte).
+fn starts_char(b: u8) -> bool {
+    (b & 0xC0) != 0x80
 }
 
 impl SourceFile {
@@ -27,6 +38,7 @@ impl SourceFile {
             name: name.into(),
             text: text.into(),
             line_starts: OnceLock::new(),
+            char_checkpoints: OnceLock::new(),
         }
     }
 
@@ -79,14 +91,40 @@ impl SourceFile {
         }
     }
 
+    /// Number of characters before byte `offset` (a char boundary).
+    fn chars_before(&self, offset: usize) -> usize {
+        let bytes = self.text.as_bytes();
+        let cps = self.char_checkpoints.get_or_init(|| {
+            let mut cps = Vec::with_capacity(bytes.len() / CHECKPOINT + 1);
+            let mut count = 0;
+            cps.push(0);
+            for chunk in bytes.chunks(CHECKPOINT) {
+                count += chunk.iter().filter(|&&b| starts_char(b)).count();
+                cps.push(count);
+            }
+            cps
+        });
+        let k = offset / CHECKPOINT;
+        cps[k]
+            + bytes[k * CHECKPOINT..offset]
+                .iter()
+                .filter(|&&b| starts_char(b))
+                .count()
+    }
+
     /// 1-based line and character column of a byte offset (clamped into the text).
     pub fn position(&self, offset: usize) -> Position {
         let offset = self.clamp(offset);
         let line = self.line_index(offset);
         let start = self.line_starts()[line];
+        let column = if offset - start <= CHECKPOINT {
+            self.text[start..offset].chars().count()
+        } else {
+            self.chars_before(offset) - self.chars_before(start)
+        };
         Position {
             line: line + 1,
-            column: self.text[start..offset].chars().count() + 1,
+            column: column + 1,
         }
     }
 
@@ -134,5 +172,28 @@ mod tests {
         // clamping inside a multi-byte char moves back to its start
         assert_eq!(src.clamp(5), 4);
         assert_eq!(src.position(1000), Position { line: 3, column: 4 });
+    }
+
+    #[test]
+    fn columns_on_long_lines_use_checkpoints_correctly() {
+        let line: String = "aé€😀".repeat(5000);
+        let text = format!("x\n{line}\n");
+        let src = SourceFile::new("t", text.as_str());
+        for (i, (off, _)) in text.char_indices().enumerate().step_by(997) {
+            let expect = if off < 2 {
+                Position {
+                    line: 1,
+                    column: off + 1,
+                }
+            } else {
+                Position {
+                    line: 2,
+                    column: i - 2 + 1,
+                }
+            };
+            if off <= text.len() - 1 {
+                assert_eq!(src.position(off), expect, "offset {off}");
+            }
+        }
     }
 }

@@ -1452,6 +1452,13 @@ struct Fix {
 /// itself a valid URL: `None` when some correction cannot be derived or the result would still
 /// be invalid. Warnings of other kinds (a fragment, non-ASCII characters) are left alone.
 fn suggestion(value: &str, checker: &Checker<'_>, f: &Finding) -> Option<Fix> {
+    // A corrected copy of a huge URL, or of one with hundreds of problems, helps nobody and
+    // costs a copy (and a re-check) per problem shown: no suggestion then.
+    const MAX_FIX_LEN: usize = 8 * 1024;
+    const MAX_FIX_EDITS: usize = 256;
+    if value.len() > MAX_FIX_LEN || checker.findings.len() > MAX_FIX_EDITS {
+        return None;
+    }
     let mut edits = Vec::new();
     let mut others = false;
     for g in &checker.findings {

@@ -231,7 +231,15 @@ pub fn collect(
             continue;
         }
         if is_dir {
+            let before = found.targets.len();
             walk(path, excludes, cwd, &mut found);
+            if found.targets.len() == before {
+                // Nothing checked is not the same as nothing wrong: say so (exit 2).
+                found.problems.push(format!(
+                    "no sitemap files (`*.xml`, `*.xml.gz`) found in directory `{}`",
+                    display_name(path)
+                ));
+            }
         } else {
             // Code hosts cannot show a finding on a symlink: name the file it points to.
             let repo = resolved_repo_path(cwd, path).unwrap_or(repo);
@@ -277,7 +285,9 @@ fn walk(dir: &Path, excludes: &Excludes, cwd: &Path, found: &mut Collected) {
                     });
                 }
             }
-            Err(err) => found.problems.push(describe_walk_error(&err)),
+            Err(err) => found
+                .problems
+                .push(format!("cannot read {}", describe_walk_error(&err))),
         }
     }
 }

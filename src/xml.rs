@@ -1575,12 +1575,18 @@ fn end_of_file(buf: &str, skip: usize) -> Step {
         String::from("the file looks truncated (was the upload or the generator interrupted?)");
     if let Some((root, name)) = s.open.first() {
         d = d.with_secondary(root.clone(), format!("`<{name}>` is never closed"));
-        let closes: Vec<String> = s
+        // Name the closing tags a complete file would have, but not a million of them.
+        const SHOWN: usize = 8;
+        let mut closes: Vec<String> = s
             .open
             .iter()
             .rev()
+            .take(SHOWN)
             .map(|(_, n)| format!("</{n}>"))
             .collect();
+        if s.open.len() > SHOWN {
+            closes.push(format!("… ({} closing tags in all)", s.open.len()));
+        }
         if let Some((inner, inner_name)) = s.open.last().filter(|_| s.open.len() > 1) {
             d = d.with_secondary(
                 inner.clone(),

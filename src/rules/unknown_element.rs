@@ -132,6 +132,8 @@ impl Rule for Check {
             };
             cx.report(d);
         }
+        // Beyond the model's cap, misplaced root children are only counted.
+        cx.count_unreported(&META, sitemap.other_children_omitted);
     }
 
     fn check_entry(&self, sitemap: &Sitemap<'_>, entry: &Entry<'_>, cx: &mut Context<'_>) {
