@@ -13,6 +13,7 @@ pub mod diagnostic;
 pub mod docs;
 pub mod encoding;
 pub mod engine;
+pub mod extensions;
 pub mod input;
 pub mod model;
 pub mod render;

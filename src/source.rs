@@ -191,7 +191,7 @@ mod tests {
                     column: i - 2 + 1,
                 }
             };
-            if off <= text.len() - 1 {
+            if off < text.len() {
                 assert_eq!(src.position(off), expect, "offset {off}");
             }
         }

@@ -49,6 +49,10 @@ rules! {
     changefreq_invalid,
     priority_invalid,
     value_whitespace,
+    // Google extensions (structure).
+    extension_placement,
+    extension_structure,
+    extension_value,
     // Limits.
     too_many_entries,
     // The checker itself.
