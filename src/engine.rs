@@ -257,6 +257,22 @@ fn run(name: &str, bytes: &Bytes, settings: &Settings) -> (SourceFile, Vec<Diagn
             d = d.with_label("must be the first thing in the file");
         }
         out.push(d);
+        // A DOCTYPE before a misplaced declaration is still a DOCTYPE.
+        if p.kind == xml_decl::ProblemKind::NotAtStart {
+            if let Some(at) = text
+                .get(p.range.clone())
+                .and_then(|before| before.to_ascii_uppercase().find("<!DOCTYPE"))
+            {
+                let start = p.range.start + at;
+                let end = text[start..]
+                    .find('>')
+                    .map_or(p.range.end, |e| start + e + 1);
+                out.push(
+                    Diagnostic::new(&r::doctype_not_allowed::META, start..end, "DOCTYPE declarations are not allowed in sitemaps")
+                        .with_help("delete the `<!DOCTYPE …>`: sitemaps are defined by an XML Schema, not a DTD, and DTDs enable entity-expansion attacks"),
+                );
+            }
+        }
     }
 
     let parsed = crate::xml::check_after_prolog(text, &prolog, &mut out);
@@ -270,8 +286,9 @@ fn run(name: &str, bytes: &Bytes, settings: &Settings) -> (SourceFile, Vec<Diagn
             roxmltree::Document::parse_with_options(&parse_text[prolog.skip..], options)
         {
             let mut cx = Context::new(&source, settings);
-            let sitemap = Sitemap::build(&doc, parse_text, prolog.skip);
-            check_rules(&sitemap, &mut cx, settings);
+            crate::xml::check_tree(&doc, parse_text, prolog.skip, &mut out);
+            let mut sitemap = Sitemap::build(&doc, parse_text, prolog.skip);
+            check_rules(&mut sitemap, &mut cx, settings);
             // A value that holds patched text (where an XML error was) or bytes that were not
             // UTF-8 is not what the file says: judging it would repeat the error already reported.
             let garbled = |d: &Diagnostic| {
@@ -378,7 +395,10 @@ fn invalid_utf8_diagnostic(span: Range<usize>, raw: &[u8]) -> Diagnostic {
 
 /// The one walk over the model: every enabled rule's sitemap hook, then each entry through every
 /// enabled rule's entry hook.
-fn check_rules(sitemap: &Sitemap<'_>, cx: &mut Context<'_>, settings: &Settings) {
+///
+/// An entry's children (and the values and caches they hold) are released once every rule has
+/// seen it, so memory does not grow with per-value results on files of millions of entries.
+fn check_rules(sitemap: &mut Sitemap<'_>, cx: &mut Context<'_>, settings: &Settings) {
     let enabled: Vec<_> = r::ALL
         .iter()
         .filter(|rule| settings.severity_of(rule.meta()).is_some())
@@ -386,10 +406,15 @@ fn check_rules(sitemap: &Sitemap<'_>, cx: &mut Context<'_>, settings: &Settings)
     for rule in &enabled {
         rule.check_sitemap(sitemap, cx);
     }
-    for entry in &sitemap.entries {
-        for rule in &enabled {
-            rule.check_entry(sitemap, entry, cx);
+    for i in 0..sitemap.entries.len() {
+        {
+            let sitemap: &Sitemap<'_> = sitemap;
+            let entry = &sitemap.entries[i];
+            for rule in &enabled {
+                rule.check_entry(sitemap, entry, cx);
+            }
         }
+        sitemap.entries[i].children = Vec::new();
     }
 }
 

@@ -255,7 +255,11 @@ fn map_offset(source: &str, content: Range<usize>, target: usize, end: bool) -> 
             return content.start + if end { last_end } else { i };
         }
         let (decoded_len, raw_len) = if rest.starts_with('&') {
-            match rest[..rest.len().min(12)].find(';') {
+            // Search bytes: slicing the str at 12 could cut a multi-byte character.
+            match rest.as_bytes()[..rest.len().min(12)]
+                .iter()
+                .position(|&b| b == b';')
+            {
                 Some(semi) => (
                     decode_reference(&rest[1..semi]).map_or(semi + 1, char::len_utf8),
                     semi + 1,
@@ -428,6 +432,9 @@ pub struct Sitemap<'a> {
     pub other_children_omitted: usize,
     /// Non-whitespace text directly inside the root.
     pub stray_text: Vec<Range<usize>>,
+    /// The scheme and host (`https://www.example.com`) of the first entry whose `<loc>` has no
+    /// problem at all: help texts complete relative URLs with it.
+    pub site_origin: Option<String>,
     /// Processing instructions of the document, as (target, span).
     pub processing_instructions: Vec<(&'a str, Range<usize>)>,
 }
@@ -452,6 +459,7 @@ impl<'a> Sitemap<'a> {
             entries: Vec::new(),
             other_children: Vec::new(),
             other_children_omitted: 0,
+            site_origin: None,
             stray_text: Vec::new(),
             processing_instructions: Vec::new(),
         };
@@ -520,6 +528,12 @@ impl<'a> Sitemap<'a> {
                 _ => {}
             }
         }
+        // Without caching anything in the values: this may look at every entry.
+        sitemap.site_origin = sitemap
+            .entries
+            .iter()
+            .filter_map(|e| e.loc())
+            .find_map(|v| uri::origin(v.trimmed()).map(str::to_owned));
         sitemap
     }
 

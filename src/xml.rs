@@ -1697,6 +1697,168 @@ fn html_entity(name: &str) -> Option<u32> {
     })
 }
 
+/// Well-formedness rules roxmltree does not enforce, checked on the parsed tree and its source:
+/// reserved and malformed processing-instruction targets anywhere in the document, character
+/// references to surrogates or non-characters, `<:name>`, and namespace declarations that XML 1.0
+/// namespaces forbid (`xmlns:a=""`, declaring `xmlns:xmlns`).
+///
+/// `text` is the text the tree was parsed from (its offsets are `base` bytes into the source).
+pub fn check_tree(doc: &Document<'_>, text: &str, base: usize, out: &mut Vec<Diagnostic>) {
+    use crate::rules::xml_declaration;
+    let syntax = &xml_syntax::META;
+    let parsed = &text[base..];
+    for node in doc.descendants() {
+        let r = node.range();
+        if let Some(pi) = node.pi() {
+            let target = pi.target;
+            // `<?xml\n version="1.0"?>` is a declaration, which roxmltree reads as a PI.
+            if r.start == 0 && target == "xml" {
+                continue;
+            }
+            let span = r.start + base..(r.start + base + 2 + target.len()).min(text.len());
+            if target.eq_ignore_ascii_case("xml") {
+                out.push(
+                    Diagnostic::new(
+                        &xml_declaration::META,
+                        span,
+                        format!("processing instruction `{target}` looks like a misplaced XML declaration"),
+                    )
+                    .with_help("the target `xml` is reserved in any letter case; keep one `<?xml version=\"1.0\" encoding=\"UTF-8\"?>` at the very start of the file and remove this one"),
+                );
+                continue;
+            }
+            if target.contains(':') {
+                out.push(
+                    Diagnostic::new(
+                        syntax,
+                        span.clone(),
+                        format!("processing instruction target `{target}` contains a colon"),
+                    )
+                    .with_help(
+                        "XML namespaces forbid colons in processing-instruction targets; rename it",
+                    ),
+                );
+            }
+            let after = parsed.get(r.start + 2 + target.len()..).unwrap_or("");
+            if !(after.starts_with("?>") || after.starts_with([' ', '\t', '\r', '\n'])) {
+                out.push(
+                    Diagnostic::new(
+                        syntax,
+                        span,
+                        format!("no space after the processing instruction target `{target}`"),
+                    )
+                    .with_help(format!(
+                        "write `<?{target} …?>` with a space between the target and its content"
+                    )),
+                );
+            }
+        } else if node.is_element() {
+            let tag = parsed.get(r.start..r.end).unwrap_or("");
+            let tag = &tag[..tag.find('>').map_or(tag.len(), |e| e + 1)];
+            if tag.starts_with("<:") {
+                out.push(
+                    Diagnostic::new(
+                        syntax,
+                        r.start + base..r.start + base + 2,
+                        "element name starts with a colon",
+                    )
+                    .with_help("a qualified name is `prefix:local` or `local`; remove the colon"),
+                );
+            }
+            check_namespace_declarations(tag, r.start + base, out);
+        }
+    }
+    check_char_references(text, base, out);
+}
+
+/// `xmlns:p=""` (undeclaring a prefix is XML 1.1 only) and `xmlns:xmlns=…` in one start tag.
+fn check_namespace_declarations(tag: &str, at: usize, out: &mut Vec<Diagnostic>) {
+    let syntax = &xml_syntax::META;
+    let mut from = 0;
+    while let Some(p) = tag[from..].find("xmlns:") {
+        let start = from + p;
+        from = start + 6;
+        if !tag[..start].ends_with([' ', '\t', '\r', '\n']) {
+            continue;
+        }
+        let rest = &tag[start + 6..];
+        let name_len = rest
+            .find(|c: char| c == '=' || c.is_whitespace())
+            .unwrap_or(rest.len());
+        let prefix = &rest[..name_len];
+        let after = rest[name_len..]
+            .trim_start()
+            .strip_prefix('=')
+            .map(str::trim_start);
+        let value_empty = after.is_some_and(|v| v.starts_with("\"\"") || v.starts_with("''"));
+        let span = at + start..at + start + 6 + name_len;
+        if prefix == "xmlns" {
+            out.push(
+                Diagnostic::new(syntax, span, "the prefix `xmlns` cannot be declared").with_help(
+                    "`xmlns` is reserved for namespace declarations; remove this attribute",
+                ),
+            );
+        } else if value_empty {
+            out.push(
+                Diagnostic::new(
+                    syntax,
+                    span,
+                    format!(
+                        "`xmlns:{prefix}=\"\"` undeclares a prefix, which XML 1.0 does not allow"
+                    ),
+                )
+                .with_help(format!(
+                    "remove the declaration, or give `{prefix}` a namespace URI"
+                )),
+            );
+        }
+    }
+}
+
+/// Character references to surrogates (`&#xD800;`) or to U+FFFE/U+FFFF, which roxmltree turns into
+/// U+FFFD without an error.
+fn check_char_references(text: &str, base: usize, out: &mut Vec<Diagnostic>) {
+    let syntax = &xml_syntax::META;
+    let bytes = text.as_bytes();
+    let mut i = base;
+    let mut reported = 0;
+    while let Some(p) = text[i..].find("&#") {
+        let start = i + p;
+        i = start + 2;
+        let (digits_start, radix) = if bytes.get(i) == Some(&b'x') {
+            (i + 1, 16)
+        } else {
+            (i, 10)
+        };
+        let len = bytes[digits_start..]
+            .iter()
+            .take(12)
+            .take_while(|b| b.is_ascii_hexdigit())
+            .count();
+        if bytes.get(digits_start + len) != Some(&b';') || len == 0 {
+            continue;
+        }
+        let Ok(code) = u32::from_str_radix(&text[digits_start..digits_start + len], radix) else {
+            continue;
+        };
+        if (0xD800..=0xDFFF).contains(&code) || code == 0xFFFE || code == 0xFFFF {
+            let what = if code >= 0xFFFE {
+                "a non-character"
+            } else {
+                "a UTF-16 surrogate"
+            };
+            out.push(
+                Diagnostic::new(syntax, start..digits_start + len + 1, format!("character reference to U+{code:04X}, {what}"))
+                    .with_help("refer to the character itself (`&#x1F600;` for U+1F600, not its two surrogates), or remove the reference"),
+            );
+            reported += 1;
+            if reported >= MAX_XML_ERRORS {
+                break;
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

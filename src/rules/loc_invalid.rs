@@ -64,34 +64,31 @@ impl Rule for Check {
         &META
     }
 
-    fn check_sitemap(&self, sitemap: &Sitemap<'_>, cx: &mut Context<'_>) {
-        // Relative URLs are completed with the origin the valid entries share, found once.
-        let mut base: Option<Option<&str>> = None;
-        for entry in &sitemap.entries {
-            let Some(value) = entry.value(Field::Loc) else {
-                continue;
-            };
-            if !value.url_problems().iter().any(|p| p.kind.is_error()) {
-                continue;
-            }
-            if let Some(d) = placeholder(sitemap, value) {
-                cx.report(d);
-                continue;
-            }
-            let completes = value
-                .url_problems()
-                .iter()
-                .any(|p| matches!(p.kind, ProblemKind::Relative | ProblemKind::MissingScheme));
-            let rechecked;
-            let problems = if completes {
-                let base = *base.get_or_insert_with(|| site_origin(sitemap));
-                rechecked = uri::check_http_url_with_base(value.trimmed(), base);
-                &rechecked[..]
-            } else {
-                value.url_problems()
-            };
-            report(sitemap, entry, value, problems, cx);
+    fn check_entry(&self, sitemap: &Sitemap<'_>, entry: &Entry<'_>, cx: &mut Context<'_>) {
+        let Some(value) = entry.value(Field::Loc) else {
+            return;
+        };
+        if !value.url_problems().iter().any(|p| p.kind.is_error()) {
+            return;
         }
+        if let Some(d) = placeholder(sitemap, value) {
+            cx.report(d);
+            return;
+        }
+        // Relative URLs are completed with the origin the valid entries share.
+        let completes = value
+            .url_problems()
+            .iter()
+            .any(|p| matches!(p.kind, ProblemKind::Relative | ProblemKind::MissingScheme));
+        let rechecked;
+        let problems = if completes {
+            rechecked =
+                uri::check_http_url_with_base(value.trimmed(), sitemap.site_origin.as_deref());
+            &rechecked[..]
+        } else {
+            value.url_problems()
+        };
+        report(sitemap, entry, value, problems, cx);
     }
 }
 
@@ -160,16 +157,6 @@ fn placeholder(sitemap: &Sitemap<'_>, value: &Value<'_>) -> Option<Diagnostic> {
         );
     }
     Some(d)
-}
-
-/// The scheme and host of the first entry whose `<loc>` has no problem at all.
-fn site_origin<'s>(sitemap: &'s Sitemap<'_>) -> Option<&'s str> {
-    sitemap
-        .entries
-        .iter()
-        .filter_map(|e| e.value(Field::Loc))
-        .find(|v| v.url_problems().is_empty() && !v.trimmed().is_empty())
-        .and_then(|v| uri::origin(v.trimmed()))
 }
 
 /// One diagnostic per problem; repeats of it in the same URL (`"` twice, `{` and `}` in the

@@ -1,9 +1,7 @@
 //! Rule `xml-declaration`: a malformed or misplaced XML declaration, or a wrong `version`/`standalone` (reported by the prolog stage).
 
 use crate::declare_rule;
-use crate::diagnostic::Diagnostic;
-use crate::model::Sitemap;
-use crate::rule::{Context, Rule, RuleMeta};
+use crate::rule::{Rule, RuleMeta};
 
 declare_rule! {
     /// ## What it does
@@ -49,20 +47,5 @@ pub struct Check;
 impl Rule for Check {
     fn meta(&self) -> &'static RuleMeta {
         &META
-    }
-
-    fn check_sitemap(&self, sitemap: &Sitemap<'_>, cx: &mut Context<'_>) {
-        for (target, span) in &sitemap.processing_instructions {
-            if target.eq_ignore_ascii_case("xml") {
-                cx.report(
-                    Diagnostic::new(
-                        &META,
-                        span.clone(),
-                        format!("processing instruction `{target}` looks like a misplaced XML declaration"),
-                    )
-                    .with_help("the target `xml` is reserved; keep one `<?xml version=\"1.0\" encoding=\"UTF-8\"?>` at the very start of the file and remove this one"),
-                );
-            }
-        }
     }
 }
