@@ -275,34 +275,46 @@ fn run(name: &str, bytes: &Bytes, settings: &Settings) -> (SourceFile, Vec<Diagn
         }
     }
 
-    let parsed = crate::xml::check_after_prolog(text, &prolog, &mut out);
-    if parsed.ok {
-        let parse_text: &str = parsed.patched.as_deref().unwrap_or(text);
-        let options = roxmltree::ParsingOptions {
-            allow_dtd: false,
-            ..roxmltree::ParsingOptions::default()
-        };
-        if let Ok(doc) =
-            roxmltree::Document::parse_with_options(&parse_text[prolog.skip..], options)
-        {
-            let mut cx = Context::new(&source, settings);
-            crate::xml::check_tree(&doc, parse_text, prolog.skip, &mut out);
-            let mut sitemap = Sitemap::build(&doc, parse_text, prolog.skip);
-            check_rules(&mut sitemap, &mut cx, settings);
-            // A value that holds patched text (where an XML error was) or bytes that were not
-            // UTF-8 is not what the file says: judging it would repeat the error already reported.
-            let garbled = |d: &Diagnostic| {
-                matches!(
-                    d.rule.category,
-                    Category::Url | Category::Date | Category::Value
-                ) && (parsed.touches_patch(&d.primary.span)
-                    || decoded
-                        .invalid_utf8
-                        .iter()
-                        .any(|(s, _)| same_text_run(text, s, &d.primary.span)))
-            };
-            out.extend(cx.into_diagnostics().into_iter().filter(|d| !garbled(d)));
+    // Most files parse as they stand: then that tree is the one the rules see. Otherwise the XML
+    // stage reports every error it can and, when it could patch them over, the patched text is
+    // parsed once more.
+    let mut parsed = None;
+    let tree = match crate::xml::parse_clean(text, &prolog) {
+        Some(doc) => Some((doc, text)),
+        None => {
+            let p = parsed.insert(crate::xml::check_after_prolog(text, &prolog, &mut out));
+            let parse_text: &str = p.patched.as_deref().unwrap_or(text);
+            p.ok.then(|| {
+                roxmltree::Document::parse_with_options(
+                    &parse_text[prolog.skip..],
+                    crate::xml::options(),
+                )
+                .ok()
+                .map(|doc| (doc, parse_text))
+            })
+            .flatten()
         }
+    };
+    if let Some((doc, parse_text)) = tree {
+        let mut cx = Context::new(&source, settings);
+        crate::xml::check_tree(&doc, parse_text, prolog.skip, &mut out);
+        let mut sitemap = Sitemap::build(&doc, parse_text, prolog.skip);
+        check_rules(&mut sitemap, &mut cx, settings);
+        // A value that holds patched text (where an XML error was) or bytes that were not UTF-8
+        // is not what the file says: judging it would repeat the error already reported.
+        let garbled = |d: &Diagnostic| {
+            matches!(
+                d.rule.category,
+                Category::Url | Category::Date | Category::Value
+            ) && (parsed
+                .as_ref()
+                .is_some_and(|p| p.touches_patch(&d.primary.span))
+                || decoded
+                    .invalid_utf8
+                    .iter()
+                    .any(|(s, _)| same_text_run(text, s, &d.primary.span)))
+        };
+        out.extend(cx.into_diagnostics().into_iter().filter(|d| !garbled(d)));
     }
     (source, out)
 }

@@ -435,8 +435,6 @@ pub struct Sitemap<'a> {
     /// The scheme and host (`https://www.example.com`) of the first entry whose `<loc>` has no
     /// problem at all: help texts complete relative URLs with it.
     pub site_origin: Option<String>,
-    /// Processing instructions of the document, as (target, span).
-    pub processing_instructions: Vec<(&'a str, Range<usize>)>,
 }
 
 impl<'a> Sitemap<'a> {
@@ -461,16 +459,7 @@ impl<'a> Sitemap<'a> {
             other_children_omitted: 0,
             site_origin: None,
             stray_text: Vec::new(),
-            processing_instructions: Vec::new(),
         };
-        for node in doc.root().children() {
-            if let Some(pi) = node.pi() {
-                let r = node.range();
-                sitemap
-                    .processing_instructions
-                    .push((pi.target, r.start + base..r.end + base));
-            }
-        }
         if kind == Kind::Other {
             return sitemap;
         }
@@ -517,14 +506,6 @@ impl<'a> Sitemap<'a> {
                     }
                 }
                 NodeType::Text => push_stray_text(&mut sitemap.stray_text, node, base),
-                NodeType::PI => {
-                    if let Some(pi) = node.pi() {
-                        let r = node.range();
-                        sitemap
-                            .processing_instructions
-                            .push((pi.target, r.start + base..r.end + base));
-                    }
-                }
                 _ => {}
             }
         }

@@ -29,7 +29,8 @@ const MAX_ROUNDS: usize = 500;
 /// Characters of offending text quoted in a message.
 const SNIPPET_CHARS: usize = 40;
 
-fn options<'a>() -> ParsingOptions<'a> {
+/// The parser settings used everywhere: DTDs off (see `doctype-not-allowed`).
+pub fn options<'a>() -> ParsingOptions<'a> {
     ParsingOptions {
         allow_dtd: false,
         ..ParsingOptions::default()
@@ -79,6 +80,16 @@ pub fn check(text: &str, skip: usize, out: &mut Vec<Diagnostic>) -> Parsed {
     let mut prolog = xml_decl::check_prolog(text);
     prolog.skip = skip;
     check_after_prolog(text, &prolog, out)
+}
+
+/// The tree of `text[prolog.skip..]` when the text parses as it stands: the common case, no XML
+/// error and no declaration to blank out. The caller then needs neither [`check_after_prolog`]
+/// nor a second parse.
+pub fn parse_clean<'t>(text: &'t str, prolog: &Prolog) -> Option<Document<'t>> {
+    if prolog.blank.as_ref().is_some_and(|r| !r.is_empty()) {
+        return None;
+    }
+    Document::parse_with_options(&text[prolog.skip..], options()).ok()
 }
 
 /// [`check`] for a caller that already ran [`xml_decl::check_prolog`] on `text`.
