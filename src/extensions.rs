@@ -26,7 +26,7 @@
 
 use std::ops::Range;
 
-use roxmltree::{Node, NodeType};
+use roxmltree::NodeType;
 
 use crate::diagnostic::Diagnostic;
 use crate::model::{self, ChildKind, Element, Entry, EntryKind, Kind, Sitemap, XSI_NS};
@@ -2221,28 +2221,6 @@ enum Place<'p> {
     },
 }
 
-/// An [`Element`] for a node below the model's elements (`base`: the offset of the parsed text in
-/// the source).
-fn element_at<'a>(node: Node<'a, 'a>, base: usize, source: &str) -> Element<'a> {
-    let range = node.range();
-    let name_start = range.start + base + 1;
-    let name_len = source
-        .get(name_start..)
-        .unwrap_or("")
-        .bytes()
-        .take_while(|&b| !matches!(b, b' ' | b'\t' | b'\r' | b'\n' | b'/' | b'>'))
-        .count();
-    Element {
-        node,
-        span: range.start + base..range.end + base,
-        name_span: name_start..name_start + name_len,
-    }
-}
-
-fn base_of(el: &Element<'_>) -> usize {
-    el.span.start.saturating_sub(el.node.range().start)
-}
-
 /// `` `<prefix:name>` `` with the prefix the document uses for that namespace here.
 fn tag(prefix: Option<&str>, name: &str) -> String {
     match prefix {
@@ -2533,7 +2511,7 @@ impl<'a, 'f> Walker<'a, 'f> {
         if el.node.attributes().len() == 0 && decl.attributes.iter().all(|a| !a.required) {
             return;
         }
-        let base = base_of(el);
+        let base = el.base();
         let name = self.name(el);
         let mut prefixed_required = Vec::new();
         for attr in el.node.attributes() {
@@ -2658,11 +2636,11 @@ impl<'a, 'f> Walker<'a, 'f> {
         el: &Element<'a>,
         optional: bool,
     ) {
-        let base = base_of(el);
+        let base = el.base();
         if let Some(inner) = el.node.children().find(|n| n.is_element()) {
             if self.wants(Class::Structure) {
                 let name = self.name(el);
-                let inner_el = element_at(inner, base, self.source);
+                let inner_el = Element::new(inner, base, self.source);
                 let inner_name = self.name(&inner_el);
                 let help = match ty {
                     SimpleType::String | SimpleType::MaxLength(_) => format!(
@@ -2712,7 +2690,7 @@ impl<'a, 'f> Walker<'a, 'f> {
         if !self.wants(Class::Structure) {
             return;
         }
-        let base = base_of(el);
+        let base = el.base();
         let Some(node) = el
             .node
             .children()
@@ -2721,7 +2699,7 @@ impl<'a, 'f> Walker<'a, 'f> {
             return;
         };
         let span = if node.is_element() {
-            element_at(node, base, self.source).name_span
+            Element::new(node, base, self.source).name_span
         } else {
             let r = node.range();
             r.start + base..r.end + base
@@ -2761,7 +2739,7 @@ impl<'a, 'f> Walker<'a, 'f> {
         particles: &'static [Particle],
         el: &Element<'a>,
     ) {
-        let base = base_of(el);
+        let base = el.base();
         let prefix = self.prefix(el);
         let ns = decl.extension.namespace();
         let mut counts = vec![0u32; particles.len()];
@@ -2817,7 +2795,7 @@ impl<'a, 'f> Walker<'a, 'f> {
         }
 
         for node in el.node.children().filter(|n| n.is_element()) {
-            let child = element_at(node, base, self.source);
+            let child = Element::new(node, base, self.source);
             let index = if child.namespace() == Some(ns) {
                 particles
                     .iter()

@@ -67,6 +67,12 @@ impl<'a> Element<'a> {
         }
     }
 
+    /// The offset of the parsed text in the source (non-zero when leading whitespace before the
+    /// declaration was skipped): add it to roxmltree ranges of this element's descendants.
+    pub fn base(&self) -> usize {
+        self.span.start - self.node.range().start
+    }
+
     /// The prefix of the name as written (`image` for `image:image`), if any.
     pub fn prefix<'s>(&self, source: &'s str) -> Option<&'s str> {
         self.qualified_name(source)

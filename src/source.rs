@@ -27,6 +27,15 @@ pub struct SourceFile {
 /// Distance in bytes between character-count checkpoints.
 const CHECKPOINT: usize = 4096;
 
+/// The largest character boundary of `text` at or before `i` (clamped to the text's length).
+pub fn floor_char_boundary(text: &str, i: usize) -> usize {
+    let mut i = i.min(text.len());
+    while !text.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
 /// Whether `b` starts a UTF-8 character (is not a continuation byte).
 fn starts_char(b: u8) -> bool {
     (b & 0xC0) != 0x80
@@ -68,11 +77,7 @@ impl SourceFile {
 
     /// Clamps `offset` into the text and onto a character boundary (moving backwards).
     pub fn clamp(&self, offset: usize) -> usize {
-        let mut offset = offset.min(self.text.len());
-        while !self.text.is_char_boundary(offset) {
-            offset -= 1;
-        }
-        offset
+        floor_char_boundary(&self.text, offset)
     }
 
     /// Clamps a range into the text, onto character boundaries, with `start <= end`.

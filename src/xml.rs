@@ -17,6 +17,7 @@ use roxmltree::{Document, Error, ParsingOptions, TextPos};
 
 use crate::diagnostic::Diagnostic;
 use crate::rules::{doctype_not_allowed, xml_syntax};
+use crate::source::floor_char_boundary;
 use crate::suggest;
 use crate::xml_decl::{self, Prolog};
 
@@ -58,8 +59,8 @@ impl Parsed {
         if self.patches.is_empty() {
             return false;
         }
-        let start = floor_boundary(buf, span.start);
-        let end = floor_boundary(buf, span.end.max(start));
+        let start = floor_char_boundary(buf, span.start);
+        let end = floor_char_boundary(buf, span.end.max(start));
         let run_start = buf[..start].rfind(['<', '>']).map_or(0, |p| p + 1);
         let run_end = buf[end..].find(['<', '>']).map_or(buf.len(), |p| end + p);
         // `patches` is sorted by start.
@@ -338,15 +339,6 @@ fn offset_of(text: &str, skip: usize, pos: TextPos) -> usize {
         .nth(pos.col.saturating_sub(1) as usize)
         .map_or(line.len(), |(i, _)| i);
     skip + line_start + col
-}
-
-/// The largest character boundary of `text` at or before `i`.
-fn floor_boundary(text: &str, i: usize) -> usize {
-    let mut i = i.min(text.len());
-    while !text.is_char_boundary(i) {
-        i -= 1;
-    }
-    i
 }
 
 fn char_span(text: &str, at: usize) -> Range<usize> {
@@ -1195,7 +1187,7 @@ fn token(state: &mut State<'_>, buf: &str, at: usize) -> Step {
             at..end.unwrap_or(at + 2).min(next_lt).max(at + 2),
             format!(
                 "malformed markup `{}`",
-                show(&buf[at..floor_boundary(buf, end.unwrap_or(next_lt).min(at + 20))])
+                show(&buf[at..floor_char_boundary(buf, end.unwrap_or(next_lt).min(at + 20))])
             ),
         )
         .with_label("not a comment, CDATA section or declaration")

@@ -14,6 +14,7 @@
 //! only read up to [`DECL_LIMIT`] bytes, so a large document without a
 //! declaration costs next to nothing.
 
+use crate::source::floor_char_boundary;
 use std::ops::Range;
 
 /// How far (in bytes, after the leading whitespace) `<?xml` is looked for when
@@ -158,18 +159,6 @@ fn is_decl_start(bytes: &[u8], i: usize) -> bool {
 
 fn find_bytes(hay: &[u8], needle: &[u8]) -> Option<usize> {
     hay.windows(needle.len()).position(|w| w == needle)
-}
-
-/// Largest char boundary `<= i` (clamped to the text length).
-fn floor_char_boundary(s: &str, i: usize) -> usize {
-    if i >= s.len() {
-        return s.len();
-    }
-    let mut i = i;
-    while !s.is_char_boundary(i) {
-        i -= 1;
-    }
-    i
 }
 
 /// Looks for `<?xml` after some other content that starts at `from`. Gives up

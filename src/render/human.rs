@@ -13,7 +13,7 @@ use codespan_reporting::term::{self, Config};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::engine::FileReport;
 use crate::render::{Checked, RenderOptions, Renderer, Summary};
-use crate::source::SourceFile;
+use crate::source::{floor_char_boundary, SourceFile};
 
 /// Lines longer than this (in bytes) are shown as excerpts around the labels.
 const LONG_LINE: usize = 200;
@@ -162,15 +162,6 @@ fn push_visible(text: &mut String, pieces: &mut Vec<Piece>, source: &str, range:
     }
 }
 
-/// The largest char boundary of `text` at or before `i`.
-fn floor_boundary(text: &str, i: usize) -> usize {
-    let mut i = i.min(text.len());
-    while !text.is_char_boundary(i) {
-        i -= 1;
-    }
-    i
-}
-
 impl<'a> Excerpt<'a> {
     fn build(source: &'a SourceFile, d: &Diagnostic) -> Excerpt<'a> {
         let spans: Vec<Range<usize>> = std::iter::once(d.primary.span.clone())
@@ -204,8 +195,8 @@ impl<'a> Excerpt<'a> {
                     .iter()
                     .filter(|s| s.start <= lr.end && s.end.max(s.start) >= lr.start)
                     .map(|s| {
-                        let a = floor_boundary(source.text(), s.start.max(lr.start));
-                        let b = floor_boundary(
+                        let a = floor_char_boundary(source.text(), s.start.max(lr.start));
+                        let b = floor_char_boundary(
                             source.text(),
                             s.end.clamp(a, lr.end).min(a + LONG_LINE),
                         );

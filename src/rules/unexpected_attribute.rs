@@ -54,7 +54,7 @@ const XSI_ATTRIBUTES: &[&str] = &["schemaLocation", "noNamespaceSchemaLocation",
 
 fn check_element(sitemap: &Sitemap<'_>, element: &Element<'_>, entry: bool, cx: &mut Context<'_>) {
     let source = sitemap.source;
-    let base = element.span.start - element.node.range().start;
+    let base = element.base();
     for attr in element.node.attributes() {
         if attr.namespace() == Some(XSI_NS) {
             continue;
@@ -118,7 +118,7 @@ fn prefix_declaration(
 ) -> Option<Range<usize>> {
     let source = sitemap.source;
     let wanted = format!("xmlns:{prefix}");
-    let base = element.span.start - element.node.range().start;
+    let base = element.base();
     element
         .node
         .ancestors()

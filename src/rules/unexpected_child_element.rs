@@ -58,7 +58,7 @@ impl Rule for Check {
             let Some(inner) = child.element.node.children().find(|n| n.is_element()) else {
                 continue;
             };
-            let base = child.element.span.start - child.element.node.range().start;
+            let base = child.element.base();
             let inner = Element::new(inner, base, source);
             let parent = child.element.qualified_name(source);
             let name = inner.qualified_name(source);
