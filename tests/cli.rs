@@ -30,7 +30,11 @@ fn bin() -> Command {
 }
 
 fn run(args: &[&str], stdin: Option<&[u8]>) -> Output {
-    let mut cmd = bin();
+    run_cmd(bin(), args, stdin)
+}
+
+/// Runs `cmd` with `args`, feeding `stdin` (or a closed stdin), and collects its output.
+fn run_cmd(mut cmd: Command, args: &[&str], stdin: Option<&[u8]>) -> Output {
     cmd.args(args)
         .stdin(if stdin.is_some() {
             Stdio::piped()
@@ -255,18 +259,8 @@ fn colour_follows_flag_and_no_color() {
     let o = run(&["check", "--color", "always", "-"], Some(BAD.as_bytes()));
     assert!(stdout(&o).contains('\x1b'));
     let mut cmd = bin();
-    let o = cmd
-        .args(["check", "-"])
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .and_then(|mut c| {
-            c.stdin.take().unwrap().write_all(BAD.as_bytes())?;
-            c.wait_with_output()
-        })
-        .unwrap();
+    cmd.env("NO_COLOR", "1");
+    let o = run_cmd(cmd, &["check", "-"], Some(BAD.as_bytes()));
     assert!(!String::from_utf8_lossy(&o.stdout).contains('\x1b'));
 }
 
@@ -326,21 +320,8 @@ fn input_files_are_never_modified() {
 
 fn run_in(dir: &Path, args: &[&str], stdin: Option<&[u8]>) -> Output {
     let mut cmd = bin();
-    cmd.args(args)
-        .current_dir(dir)
-        .stdin(if stdin.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        })
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let mut child = cmd.spawn().unwrap();
-    if let Some(input) = stdin {
-        // The child may exit without reading stdin (e.g. when it is excluded): a broken pipe is fine.
-        let _ = child.stdin.take().unwrap().write_all(input);
-    }
-    child.wait_with_output().unwrap()
+    cmd.current_dir(dir);
+    run_cmd(cmd, args, stdin)
 }
 
 /// The file paths of a `--format json` report.
