@@ -1238,12 +1238,24 @@ fn bad_separator(t: &str, allow_runs: bool) -> Option<(Range<usize>, &'static st
     None
 }
 
-fn country_problem(t: &str, target: &Target) -> ValueProblem {
-    let fixed: Vec<String> = t
-        .split(|c: char| matches!(c, ',' | ';' | '|' | '/') || c.is_whitespace())
+/// The items of a list written with any of the separators people use (`,` `;` `|` `/` or
+/// whitespace), for suggesting the space-separated spelling.
+fn list_items(t: &str) -> impl Iterator<Item = &str> {
+    t.split(|c: char| matches!(c, ',' | ';' | '|' | '/') || c.is_whitespace())
         .filter(|s| !s.is_empty())
-        .map(str::to_uppercase)
-        .collect();
+}
+
+/// The tokens of a single-space-separated list, each with its byte range in `t`.
+fn spaced_tokens(t: &str) -> impl Iterator<Item = (Range<usize>, &str)> {
+    t.split(' ').scan(0, |at, tok| {
+        let range = *at..*at + tok.len();
+        *at += tok.len() + 1;
+        Some((range, tok))
+    })
+}
+
+fn country_problem(t: &str, target: &Target) -> ValueProblem {
+    let fixed: Vec<String> = list_items(t).map(str::to_uppercase).collect();
     let fix = if fixed
         .iter()
         .all(|c| c.len() == 2 && c.bytes().all(|b| b.is_ascii_uppercase()))
@@ -1267,10 +1279,7 @@ fn country_problem(t: &str, target: &Target) -> ValueProblem {
             Some(with_fix("separate them with spaces")),
         );
     }
-    let mut at = 0;
-    for tok in t.split(' ') {
-        let range = at..at + tok.len();
-        at += tok.len() + 1;
+    for (range, tok) in spaced_tokens(t) {
         if tok.is_empty() || (tok.len() == 2 && tok.bytes().all(|b| b.is_ascii_uppercase())) {
             continue;
         }
@@ -1315,10 +1324,7 @@ fn platform_of(item: &str) -> Option<&'static str> {
 }
 
 fn platform_problem(t: &str, target: &Target) -> ValueProblem {
-    let items: Vec<&str> = t
-        .split(|c: char| matches!(c, ',' | ';' | '|' | '/') || c.is_whitespace())
-        .filter(|s| !s.is_empty())
-        .collect();
+    let items: Vec<&str> = list_items(t).collect();
     let fix: Option<Vec<&str>> = items.iter().map(|i| platform_of(i)).collect();
     let with_fix = |help: &str| match &fix {
         Some(f) => format!("{help}: `{}`", f.join(" ")),
@@ -1335,10 +1341,7 @@ fn platform_problem(t: &str, target: &Target) -> ValueProblem {
             Some(with_fix("separate them with one space")),
         );
     }
-    let mut at = 0;
-    for tok in t.split(' ') {
-        let range = at..at + tok.len();
-        at += tok.len() + 1;
+    for (range, tok) in spaced_tokens(t) {
         if matches!(tok, "web" | "mobile" | "tv") {
             continue;
         }
