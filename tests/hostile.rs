@@ -801,6 +801,10 @@ fn a_directory_without_sitemaps_says_so() {
 /// `SITEMAP_LINT_DEBUG_PANIC` (a test hook in `engine.rs`, compiled only with debug assertions):
 /// that file gets an `internal-error`, the other files are still checked, and the exit code is 2.
 #[test]
+#[cfg_attr(
+    not(debug_assertions),
+    ignore = "the panic hook is compiled only with debug assertions"
+)]
 fn a_panic_is_an_internal_error_for_that_file_only() {
     let dir = TempDir::new("panic");
     let a = dir.write("a.xml", support::VALID_SMALL.as_bytes());

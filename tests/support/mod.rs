@@ -260,8 +260,13 @@ pub const PADDING_FILES: usize = 4;
 fn padding_files() -> &'static [PathBuf] {
     static FILES: std::sync::OnceLock<Vec<PathBuf>> = std::sync::OnceLock::new();
     FILES.get_or_init(|| {
-        let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-            .join(format!("measure-padding-{}", std::process::id()));
+        // The report is sorted by path, and the padding must come after every measured input
+        // (all of them live in `TempDir`s named `sitemap-lint-{tag}-…` in the same temporary
+        // directory): `~` sorts after every letter, digit and `-`. Do not move this folder into
+        // the target directory: where a checkout lives (`/builds/…`, `/work/…`) decides whether
+        // it sorts before or after `/tmp`.
+        let dir =
+            std::env::temp_dir().join(format!("sitemap-lint-~padding-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         (1..=PADDING_FILES)
             .map(|i| {
@@ -375,6 +380,13 @@ pub fn json_files(m: &Measured) -> Vec<serde_json::Value> {
             .expect("the padding files and stdin are reported");
         if i == 0 {
             assert_eq!(last["path"], "<stdin>");
+        } else {
+            let expected = padding_files()[PADDING_FILES - i].display().to_string();
+            assert_eq!(
+                last["path"].as_str(),
+                Some(expected.as_str()),
+                "the padding files are reported last (the report is sorted by path)"
+            );
         }
         assert_eq!(
             last["diagnostics"].as_array().map(Vec::len),
