@@ -97,6 +97,30 @@ struct CheckArgs {
     /// Number of files checked in parallel [default: number of CPUs]
     #[arg(short, long, value_name = "N")]
     jobs: Option<NonZeroUsize>,
+    /// The current time for date rules, as a W3C Datetime with a time zone (e.g.
+    /// `2024-11-21T12:00:00Z`) or a date (midnight UTC) [default: the clock]
+    #[arg(long, value_name = "TIMESTAMP", value_parser = parse_now)]
+    now: Option<i64>,
+}
+
+/// Parses `--now`: a complete date, or a date and time with a time zone.
+fn parse_now(value: &str) -> Result<i64, String> {
+    use sitemap_lint::w3c_datetime::{self, Precision};
+    match w3c_datetime::parse(value).datetime() {
+        Some(dt)
+            if dt.precision == Precision::Date
+                || (dt.precision != Precision::Year
+                    && dt.precision != Precision::YearMonth
+                    && dt.offset_minutes.is_some()) =>
+        {
+            Ok(dt.unix_seconds())
+        }
+        _ => Err(
+            "expected a date (`2024-11-21`) or a date and time with a time zone \
+                  (`2024-11-21T12:00:00Z`)"
+                .into(),
+        ),
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -180,7 +204,10 @@ fn usage_error(message: &str) -> io::Result<u8> {
 }
 
 fn check(args: CheckArgs, stdout: &mut dyn Write) -> io::Result<u8> {
-    let settings = Settings::default();
+    let mut settings = Settings::default();
+    if let Some(now) = args.now {
+        settings.now = now;
+    }
     let format = args.format.format();
     if args.statistics && !matches!(format, Format::Human | Format::Concise | Format::Json) {
         return usage_error("--statistics works with --format human, concise or json");
@@ -462,10 +489,10 @@ fn list_rules(out: &mut dyn Write) -> io::Result<()> {
     for m in rules::metas() {
         writeln!(
             out,
-            "{:width$}  {:9}  {:7}  {}",
+            "{:width$}  {:9}  {:17}  {}",
             m.name,
             m.category.as_str(),
-            m.default_severity.as_str(),
+            sitemap_lint::docs::default_label(m),
             m.summary
         )?;
     }
@@ -479,7 +506,9 @@ fn explain(name: &str, out: &mut dyn Write) -> io::Result<u8> {
             writeln!(
                 out,
                 "Category: {}. Default severity: {}.\n\n{}\n",
-                m.category, m.default_severity, m.summary
+                m.category,
+                sitemap_lint::docs::default_label(m),
+                m.summary
             )?;
             write!(out, "{}", m.docs())?;
             Ok(EXIT_OK)

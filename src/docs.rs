@@ -16,11 +16,21 @@ pub fn rules_table() -> String {
             "| `{}` | {} | {} | {} |\n",
             m.name,
             m.category,
-            m.default_severity,
+            default_label(m),
             m.summary.replace('|', "\\|")
         ));
     }
     out
+}
+
+/// The default severity as listings show it: `warning`, or `warning (opt-in)` for a rule that
+/// is off unless configured.
+pub fn default_label(m: &crate::RuleMeta) -> String {
+    if m.opt_in {
+        format!("{} (opt-in)", m.default_severity)
+    } else {
+        m.default_severity.to_string()
+    }
 }
 
 /// The fenced code blocks of `lang` in a Markdown text, each with the heading or lead-in line it

@@ -40,6 +40,9 @@ pub struct Settings {
     pub overrides: HashMap<&'static str, Option<Severity>>,
     /// The uncompressed size limit in bytes (the protocol's 52,428,800 by default).
     pub max_size: u64,
+    /// "Now" for rules about dates (news older than two days, lastmod in the future), as Unix
+    /// seconds: the current time unless `--now` fixes it (tests, reproducible CI runs).
+    pub now: i64,
 }
 
 impl Default for Settings {
@@ -47,15 +50,20 @@ impl Default for Settings {
         Settings {
             overrides: HashMap::new(),
             max_size: input::MAX_UNCOMPRESSED,
+            now: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX)),
         }
     }
 }
 
 impl Settings {
-    /// The severity `rule` is reported at, or `None` when it is off.
+    /// The severity `rule` is reported at, or `None` when it is off (opt-in rules are off
+    /// unless an override turns them on).
     pub fn severity_of(&self, rule: &RuleMeta) -> Option<Severity> {
         match self.overrides.get(rule.name) {
             Some(s) => *s,
+            None if rule.opt_in => None,
             None => Some(rule.default_severity),
         }
     }

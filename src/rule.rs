@@ -70,6 +70,8 @@ pub struct RuleMeta {
     pub name: &'static str,
     pub category: Category,
     pub default_severity: Severity,
+    /// Off unless configuration turns it on (its severity is then `default_severity`).
+    pub opt_in: bool,
     /// One line, used in `sitemap-lint rules`, the README table and SARIF `shortDescription`.
     pub summary: &'static str,
     /// The `///` comment of the declaration, verbatim (one leading space per line included).
@@ -120,6 +122,7 @@ macro_rules! declare_rule {
             name: $name:literal,
             category: $cat:ident,
             severity: $sev:ident,
+            $(opt_in: $opt_in:literal,)?
             summary: $summary:literal $(,)?
         }
     ) => {
@@ -128,6 +131,7 @@ macro_rules! declare_rule {
             name: $name,
             category: $crate::rule::Category::$cat,
             default_severity: $crate::diagnostic::Severity::$sev,
+            opt_in: false $(|| $opt_in)?,
             summary: $summary,
             raw_docs: concat!($($doc, "\n"),*),
             source: concat!(file!(), ":", line!()),
