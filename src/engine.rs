@@ -418,6 +418,10 @@ fn check_rules(sitemap: &mut Sitemap<'_>, cx: &mut Context<'_>, settings: &Setti
     for rule in &enabled {
         rule.check_sitemap(sitemap, cx);
     }
+    let mut collectors: Vec<_> = enabled
+        .iter()
+        .filter_map(|rule| rule.collector(sitemap))
+        .collect();
     for i in 0..sitemap.entries.len() {
         {
             let sitemap: &Sitemap<'_> = sitemap;
@@ -425,8 +429,14 @@ fn check_rules(sitemap: &mut Sitemap<'_>, cx: &mut Context<'_>, settings: &Setti
             for rule in &enabled {
                 rule.check_entry(sitemap, entry, cx);
             }
+            for collector in &mut collectors {
+                collector.entry(sitemap, entry, cx);
+            }
         }
         sitemap.entries[i].children = Vec::new();
+    }
+    for collector in collectors {
+        collector.finish(sitemap, cx);
     }
 }
 

@@ -203,11 +203,29 @@ impl<'a> Context<'a> {
 /// needs; rules that belong to the input pipeline (gzip, encoding, XML) implement only `meta`.
 ///
 /// The engine walks the model once: `check_sitemap` for every rule, then `check_entry` for every
-/// entry and rule.
+/// entry and rule (and every [`Collector`]'s `entry`), then every collector's `finish`.
 pub trait Rule: Sync {
     fn meta(&self) -> &'static RuleMeta;
 
     fn check_sitemap(&self, _sitemap: &Sitemap<'_>, _cx: &mut Context<'_>) {}
 
     fn check_entry(&self, _sitemap: &Sitemap<'_>, _entry: &Entry<'_>, _cx: &mut Context<'_>) {}
+
+    /// A fresh per-file state for a rule that compares entries with each other (duplicates, one
+    /// host per file, hreflang return links). Rules themselves are stateless statics; the engine
+    /// asks each enabled rule for a collector once per file.
+    fn collector<'a>(&self, _sitemap: &Sitemap<'a>) -> Option<Box<dyn Collector<'a> + 'a>> {
+        None
+    }
+}
+
+/// The per-file state of a rule that looks across entries.
+///
+/// An entry's children are released once every rule has seen it (memory stays flat on files of
+/// millions of entries), so a collector keeps only what it needs, as compactly as it can (source
+/// ranges, hashes, borrowed `&'a str` of the source text), and reports in `finish`.
+pub trait Collector<'a> {
+    fn entry(&mut self, sitemap: &Sitemap<'a>, entry: &Entry<'a>, cx: &mut Context<'_>);
+
+    fn finish(self: Box<Self>, sitemap: &Sitemap<'a>, cx: &mut Context<'_>);
 }
