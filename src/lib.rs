@@ -43,6 +43,12 @@ pub struct Settings {
     /// "Now" for rules about dates (news older than two days, lastmod in the future), as Unix
     /// seconds: the current time unless `--now` fixes it (tests, reproducible CI runs).
     pub now: i64,
+    /// Where the checked sitemap is published (`--sitemap-url`, or `sitemap-url` in the config
+    /// file), for the location-scope rules. `None`: not known, those rules stay quiet.
+    pub sitemap_url: Option<String>,
+    /// The local folder that holds the site's files (`--site-root`, or `site-root` in the config
+    /// file): a child sitemap's URL under the index's site maps to a file below it.
+    pub site_root: Option<std::path::PathBuf>,
 }
 
 impl Default for Settings {
@@ -53,6 +59,8 @@ impl Default for Settings {
             now: std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX)),
+            sitemap_url: None,
+            site_root: None,
         }
     }
 }
