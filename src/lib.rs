@@ -15,6 +15,7 @@ pub mod encoding;
 pub mod engine;
 pub mod extensions;
 pub mod input;
+pub mod iso_codes;
 pub mod model;
 pub mod render;
 pub mod rule;
