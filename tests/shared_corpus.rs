@@ -3,12 +3,18 @@
 //! accept get no error. Each disagreement is listed, with its reason, in
 //! `tests/shared_corpus_expectations.tsv`, and the list must match exactly (no stale entries).
 //!
+//! A second test does the same with this project's own schemas (`schemas/sitemap.xsd`, which loads
+//! `schemas/sitemap-{image,video,news,mobile}.xsd`, and `schemas/siteindex.xsd`), which state what
+//! sitemap-lint reports as errors: its disagreements are listed in
+//! `tests/shared_corpus_schema_expectations.tsv`.
+//!
 //! The corpus sits beside the project root; on a user's clone it is absent and the test prints a
 //! notice and passes, but with `CI=true` its absence is a failure.
 
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::process::Command;
 
 use sitemap_lint::{check_reader, Settings, Severity};
 
@@ -138,6 +144,134 @@ fn agrees_with_xmllint_on_the_shared_corpus() {
     }
     println!(
         "shared corpus: {files} files, {agree} agree with xmllint, {} listed disagreements",
+        actual.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} problem(s):\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+/// `valid` or `invalid` from xmllint with this project's schema for `root_element`, or `None` for
+/// files that are not a `urlset` or `sitemapindex` (not XML, other roots) or when xmllint is missing.
+fn our_schema_verdict(file: &Path, root_element: &str) -> Option<&'static str> {
+    let schema = match root_element {
+        "urlset" => "schemas/sitemap.xsd",
+        "sitemapindex" => "schemas/siteindex.xsd",
+        _ => return None,
+    };
+    let out = Command::new("xmllint")
+        .args(["--noout", "--nonet", "--schema"])
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join(schema))
+        .arg(file)
+        .output()
+        .ok()?;
+    match out.status.code() {
+        Some(0) => Some("valid"),
+        Some(1 | 3) => Some("invalid"),
+        _ => panic!(
+            "xmllint could not load {schema} for {}: {}",
+            file.display(),
+            String::from_utf8_lossy(&out.stderr)
+        ),
+    }
+}
+
+#[test]
+fn agrees_with_the_project_schemas_on_the_shared_corpus() {
+    let Some(dir) = shared_corpus() else { return };
+    if Command::new("xmllint").arg("--version").output().is_err() {
+        assert!(
+            !std::env::var("CI").is_ok_and(|v| v == "true"),
+            "xmllint is missing and CI=true: install libxml2-utils"
+        );
+        println!("notice: xmllint not found; skipping the project-schema comparison");
+        return;
+    }
+    let manifest = fs::read_to_string(dir.join("MANIFEST.tsv")).unwrap();
+    let expectations_path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/shared_corpus_schema_expectations.tsv");
+    let expectations_text = fs::read_to_string(&expectations_path).unwrap();
+    let mut expected: BTreeMap<String, (Disagreement, String)> = BTreeMap::new();
+    for line in expectations_text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let mut cols = line.splitn(3, '\t');
+        let (Some(file), Some(kind), Some(reason)) = (cols.next(), cols.next(), cols.next()) else {
+            panic!("expectations line needs file<TAB>kind<TAB>reason: {line}");
+        };
+        assert!(
+            !reason.trim().is_empty(),
+            "{file}: a listed disagreement needs a reason"
+        );
+        expected.insert(
+            file.to_string(),
+            (Disagreement::parse(kind), reason.to_string()),
+        );
+    }
+
+    let mut actual: BTreeMap<String, (Disagreement, String)> = BTreeMap::new();
+    let (mut files, mut agree, mut same_as_official) = (0usize, 0usize, 0usize);
+    for row in manifest.lines().skip(1) {
+        let cols: Vec<&str> = row.split('\t').collect();
+        let (file, root_element, official) = (cols[0], cols[5], cols[7]);
+        let Some(ours) = our_schema_verdict(&dir.join(file), root_element) else {
+            continue;
+        };
+        files += 1;
+        if (ours == "valid") == (official == "valid") {
+            same_as_official += 1;
+        }
+        let bytes = fs::read(dir.join(file)).unwrap();
+        let name = file.rsplit('/').next().unwrap();
+        let report = check_reader(name, &bytes[..], &Settings::default()).unwrap();
+        let first_error = report
+            .diagnostics
+            .iter()
+            .find(|d| d.severity == Severity::Error)
+            .map(|d| {
+                let p = report.source.position(d.primary.span.start);
+                format!("{}:{}: {} [{}]", p.line, p.column, d.message, d.rule.name)
+            });
+        match (ours, first_error) {
+            ("valid", Some(error)) => {
+                actual.insert(file.to_string(), (Disagreement::ErrorOnXsdValid, error));
+            }
+            ("invalid", None) => {
+                actual.insert(
+                    file.to_string(),
+                    (
+                        Disagreement::NoErrorOnXsdInvalid,
+                        "schemas/ rejects it".into(),
+                    ),
+                );
+            }
+            _ => agree += 1,
+        }
+    }
+    let mut failures = Vec::new();
+    for (file, (kind, detail)) in &actual {
+        match expected.get(file) {
+            Some((k, _)) if k == kind => {}
+            _ => failures.push(format!(
+                "{file}: unlisted disagreement with schemas/ {} ({detail}); fix sitemap-lint or the schemas, or list it with a reason",
+                kind.name()
+            )),
+        }
+    }
+    for (file, (kind, reason)) in &expected {
+        if !actual.contains_key(file) {
+            failures.push(format!(
+                "{file}: listed as {} ({reason}) but sitemap-lint now agrees with schemas/: remove the line",
+                kind.name()
+            ));
+        }
+    }
+    println!(
+        "shared corpus vs schemas/: {files} files, {agree} agree with sitemap-lint, {} listed disagreements; schemas/ and the official XSDs agree on {same_as_official}",
         actual.len()
     );
     assert!(
