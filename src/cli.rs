@@ -11,15 +11,17 @@ use std::num::NonZeroUsize;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::{mpsc, Condvar, Mutex, PoisonError};
+use std::sync::{mpsc, Arc, Condvar, Mutex, PoisonError};
 use std::thread;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
 use sitemap_lint::render::{self, statistics::Statistics, Checked, Format, RenderOptions, Summary};
 use sitemap_lint::{check_bytes, input, rules, FileReport, Settings, Severity};
 
+use crate::discover::Discovery;
 use crate::walk::{self, Excludes, Source, Target};
+use sitemap_lint::config::{self as cfg, Override, Selector};
 
 /// Exit status: no errors (warnings allowed).
 const EXIT_OK: u8 = 0;
@@ -55,6 +57,96 @@ enum Command {
         /// Rule name, e.g. `lastmod-invalid`
         rule: String,
     },
+    /// Print the effective configuration for a file or folder: the config file used, the preset,
+    /// every rule's severity and where each value comes from
+    Config(ConfigCmd),
+}
+
+/// Where rule severities and settings come from (shared by `check` and `config`).
+#[derive(clap::Args)]
+struct ConfigArgs {
+    /// Use this configuration file for every input instead of discovering `sitemap-lint.toml`
+    #[arg(long, value_name = "PATH", conflicts_with = "isolated")]
+    config: Option<PathBuf>,
+    /// Ignore configuration files (defaults and command-line flags only)
+    #[arg(long)]
+    isolated: bool,
+    /// Report RULE (a rule, a category or `all`) as an error; repeatable, later flags win
+    #[arg(long, value_name = "RULE", value_parser = parse_selector)]
+    error: Vec<Selector>,
+    /// Report RULE (a rule, a category or `all`) as a warning; repeatable, later flags win
+    #[arg(long, value_name = "RULE", value_parser = parse_selector)]
+    warn: Vec<Selector>,
+    /// Turn RULE (a rule, a category or `all`) off; repeatable, later flags win
+    #[arg(long, value_name = "RULE", value_parser = parse_selector)]
+    allow: Vec<Selector>,
+    /// `--error`, `--warn` and `--allow` in command-line order (filled from the matches).
+    #[arg(skip)]
+    overrides: Vec<Override>,
+}
+
+fn parse_selector(name: &str) -> Result<Selector, String> {
+    Selector::parse(name).ok_or_else(|| {
+        let (message, help) = cfg::unknown_selector(name);
+        format!("{message}; {help}")
+    })
+}
+
+impl ConfigArgs {
+    /// Fills `overrides` from the flags in the order they were given.
+    fn order(&mut self, m: &ArgMatches) {
+        let mut all = Vec::new();
+        for (id, level, flag) in [
+            ("error", Some(Severity::Error), "--error"),
+            ("warn", Some(Severity::Warning), "--warn"),
+            ("allow", None, "--allow"),
+        ] {
+            let (Some(at), Some(values)) = (m.indices_of(id), m.get_many::<Selector>(id)) else {
+                continue;
+            };
+            for (i, selector) in at.zip(values) {
+                all.push((
+                    i,
+                    Override {
+                        selector: *selector,
+                        level,
+                        flag: format!("{flag} {}", selector.name()),
+                    },
+                ));
+            }
+        }
+        all.sort_by_key(|(i, _)| *i);
+        self.overrides = all.into_iter().map(|(_, o)| o).collect();
+    }
+
+    /// The configuration discovery these flags ask for, or the error to report (exit 2).
+    fn discovery(&self, base: Settings, cwd: &std::path::Path) -> Result<Discovery, String> {
+        Discovery::new(
+            self.config.as_deref(),
+            self.isolated,
+            base,
+            self.overrides.clone(),
+            cwd.to_path_buf(),
+        )
+        .map_err(|e| e.to_string())
+    }
+}
+
+#[derive(clap::Args)]
+struct ConfigCmd {
+    /// The file or folder whose configuration to show [default: the current directory]
+    path: Option<PathBuf>,
+    /// `text` (TOML-like, with the source of each value as a comment) or `json`
+    #[arg(long, value_enum, default_value_t = ConfigFormat::Text)]
+    format: ConfigFormat,
+    #[command(flatten)]
+    config: ConfigArgs,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum ConfigFormat {
+    Text,
+    Json,
 }
 
 #[derive(clap::Args)]
@@ -101,6 +193,8 @@ struct CheckArgs {
     /// `2024-11-21T12:00:00Z`) or a date (midnight UTC) [default: the clock]
     #[arg(long, value_name = "TIMESTAMP", value_parser = parse_now)]
     now: Option<i64>,
+    #[command(flatten)]
+    config: ConfigArgs,
 }
 
 /// Parses `--now`: a complete date, or a date and time with a time zone.
@@ -166,8 +260,18 @@ enum ColorArg {
 }
 
 pub fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
-        Ok(cli) => cli,
+    let parsed = Cli::command()
+        .try_get_matches()
+        .and_then(|m| Cli::from_arg_matches(&m).map(|cli| (cli, m)));
+    let cli = match parsed {
+        Ok((mut cli, matches)) => {
+            match (&mut cli.command, matches.subcommand()) {
+                (Command::Check(args), Some((_, m))) => args.config.order(m),
+                (Command::Config(args), Some((_, m))) => args.config.order(m),
+                _ => {}
+            }
+            cli
+        }
         Err(e) => {
             let code = if e.use_stderr() {
                 EXIT_TROUBLE
@@ -184,6 +288,7 @@ pub fn main() -> ExitCode {
         Command::Check(args) => check(args, &mut out),
         Command::Rules => list_rules(&mut out).map(|()| EXIT_OK),
         Command::Explain { rule } => explain(&rule, &mut out),
+        Command::Config(args) => show_config(args, &mut out),
     };
     let code = match result.and_then(|code| out.flush().map(|()| code)) {
         Ok(code) => code,
@@ -221,13 +326,40 @@ fn check(args: CheckArgs, stdout: &mut dyn Write) -> io::Result<u8> {
         Err(e) => return usage_error(&format!("cannot read the current directory: {e}")),
     };
 
+    let discovery = match args.config.discovery(settings.clone(), &cwd) {
+        Ok(d) => Arc::new(d),
+        Err(message) => return usage_error(&message),
+    };
+    let config_excludes: walk::ExtraExclude = {
+        let discovery = discovery.clone();
+        Arc::new(move |path: &std::path::Path, is_dir: bool| discovery.excluded(path, is_dir))
+    };
     let collected = walk::collect(
         &args.paths,
         &args.stdin_filename,
         &excludes,
+        Some(&config_excludes),
         args.force_exclude,
         &cwd,
     );
+    // Each input's settings: its configuration file's, with the command-line overrides.
+    let per_target: Vec<Arc<Settings>> = collected
+        .targets
+        .iter()
+        .map(|t| {
+            discovery
+                .for_target(t, &args.stdin_filename)
+                .settings
+                .clone()
+        })
+        .collect();
+    let config_errors = discovery.take_errors();
+    if !config_errors.is_empty() {
+        for e in &config_errors {
+            eprintln!("sitemap-lint: error: {e}");
+        }
+        return Ok(EXIT_TROUBLE);
+    }
     let mut unreadable = collected.problems.len();
     for problem in &collected.problems {
         eprintln!("sitemap-lint: error: {problem}");
@@ -279,7 +411,7 @@ fn check(args: CheckArgs, stdout: &mut dyn Write) -> io::Result<u8> {
         .map_or(1, NonZeroUsize::get);
     let mut summary = Summary::default();
     let mut internal_error = false;
-    let work = |i: usize| check_target(&targets[i], &settings);
+    let work = |i: usize| check_target(&targets[i], &per_target[i]);
     run_ordered(targets.len(), jobs, work, |i, outcome| match outcome {
         Ok(mut outcome) => {
             internal_error |= outcome.report.internal_error();
@@ -482,6 +614,46 @@ pub(crate) fn describe_io(e: &io::Error) -> String {
         io::ErrorKind::PermissionDenied => "permission denied".into(),
         _ => e.to_string(),
     }
+}
+
+/// `sitemap-lint config [PATH]`: the effective configuration for PATH.
+fn show_config(args: ConfigCmd, out: &mut dyn Write) -> io::Result<u8> {
+    let cwd = match std::env::current_dir() {
+        Ok(dir) => dir,
+        Err(e) => return usage_error(&format!("cannot read the current directory: {e}")),
+    };
+    let discovery = match args.config.discovery(Settings::default(), &cwd) {
+        Ok(d) => d,
+        Err(message) => return usage_error(&message),
+    };
+    let path = args.path.unwrap_or_else(|| PathBuf::from("."));
+    // A folder's own configuration file applies to the files in it.
+    let probe = if path.is_dir() {
+        path.join("_")
+    } else {
+        path.clone()
+    };
+    let loaded = discovery.for_path(&probe);
+    let errors = discovery.take_errors();
+    if !errors.is_empty() {
+        for e in &errors {
+            eprintln!("sitemap-lint: error: {e}");
+        }
+        return Ok(EXIT_TROUBLE);
+    }
+    let how = if args.config.isolated {
+        "--isolated"
+    } else {
+        "no sitemap-lint.toml in this folder or above it, up to the repository root"
+    };
+    crate::discover::print(
+        &loaded,
+        &walk::display_name(&path),
+        how,
+        args.format == ConfigFormat::Json,
+        out,
+    )?;
+    Ok(EXIT_OK)
 }
 
 fn list_rules(out: &mut dyn Write) -> io::Result<()> {

@@ -11,6 +11,7 @@ use crate::model::Sitemap;
 use crate::rule::{Category, Context, RuleMeta};
 use crate::rules::{self as r};
 use crate::source::SourceFile;
+use crate::suppress::{self, Directive};
 use crate::xml_decl;
 use crate::Settings;
 
@@ -52,7 +53,7 @@ pub fn check_reader(
 /// an `internal-error` diagnostic.
 pub fn check_bytes(name: &str, bytes: Bytes, settings: &Settings) -> FileReport {
     let result = catch_unwind(AssertUnwindSafe(|| run(name, &bytes, settings)));
-    let (source, diagnostics) = match result {
+    let (source, diagnostics, directives) = match result {
         Ok(out) => out,
         Err(panic) => {
             let what = panic
@@ -67,14 +68,22 @@ pub fn check_bytes(name: &str, bytes: Bytes, settings: &Settings) -> FileReport 
             )
             .with_note(format!("panic: {what}"))
             .with_help("this is a bug in sitemap-lint, not in the file; please report it with the file attached");
-            (SourceFile::new(name, ""), vec![d])
+            (SourceFile::new(name, ""), vec![d], Vec::new())
         }
     };
-    finish(source, diagnostics, settings)
+    finish(source, diagnostics, &directives, settings)
 }
 
-/// Applies configured severities, drops disabled rules, clamps spans and sorts.
-fn finish(source: SourceFile, mut diagnostics: Vec<Diagnostic>, settings: &Settings) -> FileReport {
+/// Applies inline suppressions, configured severities, drops disabled rules, clamps spans and sorts.
+fn finish(
+    source: SourceFile,
+    mut diagnostics: Vec<Diagnostic>,
+    directives: &[Directive],
+    settings: &Settings,
+) -> FileReport {
+    if !directives.is_empty() {
+        suppress::apply(&mut diagnostics, directives, settings);
+    }
     diagnostics.retain_mut(|d| match settings.severity_of(d.rule) {
         Some(sev) => {
             d.severity = sev;
@@ -99,7 +108,10 @@ fn finish(source: SourceFile, mut diagnostics: Vec<Diagnostic>, settings: &Setti
     }
 }
 
-fn run(name: &str, bytes: &Bytes, settings: &Settings) -> (SourceFile, Vec<Diagnostic>) {
+/// What [`run`] found: the text, the diagnostics, and the suppression comments.
+type RunOutput = (SourceFile, Vec<Diagnostic>, Vec<Directive>);
+
+fn run(name: &str, bytes: &Bytes, settings: &Settings) -> RunOutput {
     // Test hook (debug builds only): panic on purpose for files whose name ends with the value, so
     // tests can show that a panic is contained to its file (tests/hostile.rs).
     #[cfg(debug_assertions)]
@@ -110,6 +122,7 @@ fn run(name: &str, bytes: &Bytes, settings: &Settings) -> (SourceFile, Vec<Diagn
         }
     }
     let mut out = Vec::new();
+    let mut directives = Vec::new();
     let named_gz = name.to_ascii_lowercase().ends_with(".gz");
 
     if bytes.too_large {
@@ -133,7 +146,7 @@ fn run(name: &str, bytes: &Bytes, settings: &Settings) -> (SourceFile, Vec<Diagn
             ))
             .with_help("split it into several sitemaps of at most 50,000 URLs and 50 MiB each, listed in a sitemap index"),
         );
-        return (SourceFile::new(name, ""), out);
+        return (SourceFile::new(name, ""), out, Vec::new());
     }
 
     let decoded = encoding::decode(&bytes.data);
@@ -144,7 +157,7 @@ fn run(name: &str, bytes: &Bytes, settings: &Settings) -> (SourceFile, Vec<Diagn
         report_gzip_problem(problem, text.len(), &mut out);
         if text.is_empty() {
             // Nothing came out: there is no text to check.
-            return (source, out);
+            return (source, out, Vec::new());
         }
     }
     if bytes.gzip && bytes.data.starts_with(&[0x1f, 0x8b]) {
@@ -157,7 +170,7 @@ fn run(name: &str, bytes: &Bytes, settings: &Settings) -> (SourceFile, Vec<Diagn
             .with_note("after one decompression the data is gzip again, so it was not checked")
             .with_help("compress the XML once: `gzip -9 -c sitemap.xml > sitemap.xml.gz`"),
         );
-        return (source, out);
+        return (source, out, Vec::new());
     }
     if named_gz && !bytes.gzip && !text.is_empty() {
         let first = text.chars().next().map_or(0, char::len_utf8);
@@ -184,7 +197,7 @@ fn run(name: &str, bytes: &Bytes, settings: &Settings) -> (SourceFile, Vec<Diagn
             )
             .with_help("convert the file to UTF-8; it cannot be checked further"),
         );
-        return (source, out);
+        return (source, out, Vec::new());
     }
     let not_utf8 = decoded.detected != Detected::Utf8;
     if not_utf8 {
@@ -230,7 +243,7 @@ fn run(name: &str, bytes: &Bytes, settings: &Settings) -> (SourceFile, Vec<Diagn
             Diagnostic::new(&r::xml_syntax::META, 0..0, "the file contains only a byte-order mark")
                 .with_help("a sitemap is a `<urlset>` element, or a sitemap index a `<sitemapindex>` element, in the namespace `http://www.sitemaps.org/schemas/sitemap/0.9`"),
         );
-        return (source, out);
+        return (source, out, Vec::new());
     }
 
     let prolog = xml_decl::check_prolog(text);
@@ -298,6 +311,7 @@ fn run(name: &str, bytes: &Bytes, settings: &Settings) -> (SourceFile, Vec<Diagn
     if let Some((doc, parse_text)) = tree {
         let mut cx = Context::new(&source, settings);
         crate::xml::check_tree(&doc, parse_text, prolog.skip, &mut out);
+        directives = suppress::find(&doc, parse_text, prolog.skip);
         let mut sitemap = Sitemap::build(&doc, parse_text, prolog.skip);
         check_rules(&mut sitemap, &mut cx, settings);
         // A value that holds patched text (where an XML error was) or bytes that were not UTF-8
@@ -316,7 +330,7 @@ fn run(name: &str, bytes: &Bytes, settings: &Settings) -> (SourceFile, Vec<Diagn
         };
         out.extend(cx.into_diagnostics().into_iter().filter(|d| !garbled(d)));
     }
-    (source, out)
+    (source, out, directives)
 }
 
 /// Whether `a` and `b` lie in the same run of character data (no tag between them).

@@ -9,6 +9,7 @@
 // The library reports through return values; only the binary prints.
 #![warn(clippy::print_stdout, clippy::print_stderr)]
 
+pub mod config;
 pub mod diagnostic;
 pub mod docs;
 pub mod encoding;
@@ -22,6 +23,7 @@ pub mod rule;
 pub mod rules;
 pub mod source;
 pub mod suggest;
+pub mod suppress;
 pub mod uri;
 pub mod w3c_datetime;
 pub mod xml;
@@ -50,6 +52,9 @@ pub struct Settings {
     /// The local folder that holds the site's files (`--site-root`, or `site-root` in the config
     /// file): a child sitemap's URL under the index's site maps to a file below it.
     pub site_root: Option<std::path::PathBuf>,
+    /// The longest `<loc>` accepted, in characters (`loc-length`): 2,048 (the protocol's limit)
+    /// unless the config file's `max-url-length` or `preset` (Yandex: 1,024) says otherwise.
+    pub max_url_length: usize,
 }
 
 impl Default for Settings {
@@ -62,6 +67,7 @@ impl Default for Settings {
                 .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX)),
             sitemap_url: None,
             site_root: None,
+            max_url_length: config::DEFAULT_MAX_URL_LENGTH,
         }
     }
 }

@@ -2,6 +2,7 @@
 //! `walk.rs` resolves the paths to check.
 
 mod cli;
+mod discover;
 mod walk;
 
 fn main() -> std::process::ExitCode {

@@ -25,12 +25,14 @@ pub enum Category {
     Value,
     /// The protocol's count limits.
     Limits,
+    /// Inline suppression comments.
+    Suppression,
     /// Failures of the checker itself.
     Internal,
 }
 
 impl Category {
-    pub const ALL: [Category; 9] = [
+    pub const ALL: [Category; 10] = [
         Category::Input,
         Category::Encoding,
         Category::Xml,
@@ -39,6 +41,7 @@ impl Category {
         Category::Date,
         Category::Value,
         Category::Limits,
+        Category::Suppression,
         Category::Internal,
     ];
 
@@ -52,6 +55,7 @@ impl Category {
             Category::Date => "date",
             Category::Value => "value",
             Category::Limits => "limits",
+            Category::Suppression => "suppression",
             Category::Internal => "internal",
         }
     }

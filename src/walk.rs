@@ -12,6 +12,7 @@
 //! Nothing here prints: problems are returned for the caller to report.
 
 use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
 
 use globset::{GlobBuilder, GlobMatcher};
 
@@ -127,6 +128,10 @@ impl Excludes {
     }
 }
 
+/// More exclusions decided per path (the `exclude` globs of the configuration governing it):
+/// called with the path as walked or given and whether it is a directory.
+pub type ExtraExclude = Arc<dyn Fn(&Path, bool) -> bool + Send + Sync>;
+
 /// Whether a walked file is a sitemap candidate: `*.xml` or `*.xml.gz` (any case).
 pub fn is_sitemap_name(name: &str) -> bool {
     let lower = name.to_ascii_lowercase();
@@ -173,7 +178,8 @@ fn resolved_repo_path(cwd: &Path, path: &Path) -> Option<String> {
     Some(repo_path(&base, &target))
 }
 
-fn normalise(path: &Path) -> PathBuf {
+/// `path` with `.` and `..` resolved lexically.
+pub fn normalise(path: &Path) -> PathBuf {
     let mut out = PathBuf::new();
     for c in path.components() {
         match c {
@@ -191,14 +197,16 @@ fn normalise(path: &Path) -> PathBuf {
 
 /// Resolves the command-line paths (`-` is stdin; none means `.`) into sorted, de-duplicated
 /// targets. Directories are walked; anything else given is a target even if it is missing or
-/// special, so that the check reports it in its place.
+/// special, so that the check reports it in its place. `extra` excludes like `excludes` does.
 pub fn collect(
     paths: &[PathBuf],
     stdin_name: &str,
     excludes: &Excludes,
+    extra: Option<&ExtraExclude>,
     force_exclude: bool,
     cwd: &Path,
 ) -> Collected {
+    let extra_says = |path: &Path, is_dir: bool| extra.is_some_and(|f| f(path, is_dir));
     let mut found = Collected::default();
     let default = [PathBuf::from(".")];
     let paths = if paths.is_empty() {
@@ -209,7 +217,9 @@ pub fn collect(
     for path in paths {
         if path.as_os_str() == "-" {
             let repo = repo_path(cwd, Path::new(stdin_name));
-            if force_exclude && excludes.matches(&repo, false) {
+            if force_exclude
+                && (excludes.matches(&repo, false) || extra_says(Path::new(stdin_name), false))
+            {
                 continue;
             }
             if found.targets.iter().any(|t| t.source == Source::Stdin) {
@@ -227,12 +237,12 @@ pub fn collect(
         }
         let repo = repo_path(cwd, path);
         let is_dir = path.is_dir();
-        if force_exclude && excludes.matches(&repo, is_dir) {
+        if force_exclude && (excludes.matches(&repo, is_dir) || extra_says(path, is_dir)) {
             continue;
         }
         if is_dir {
             let before = found.targets.len();
-            walk(path, excludes, cwd, &mut found);
+            walk(path, excludes, extra, cwd, &mut found);
             if found.targets.len() == before {
                 // Nothing checked is not the same as nothing wrong: say so (exit 2).
                 found.problems.push(format!(
@@ -255,18 +265,24 @@ pub fn collect(
     found
 }
 
-fn walk(dir: &Path, excludes: &Excludes, cwd: &Path, found: &mut Collected) {
+fn walk(
+    dir: &Path,
+    excludes: &Excludes,
+    extra: Option<&ExtraExclude>,
+    cwd: &Path,
+    found: &mut Collected,
+) {
     let filter_cwd = cwd.to_path_buf();
     let mut builder = ignore::WalkBuilder::new(dir);
     builder.standard_filters(true).follow_links(false);
-    if !excludes.is_empty() {
+    if !excludes.is_empty() || extra.is_some() {
         let excludes = excludes.clone();
+        let extra = extra.cloned();
         builder.filter_entry(move |e| {
+            let is_dir = e.file_type().is_some_and(|t| t.is_dir());
             e.depth() == 0
-                || !excludes.matches(
-                    &repo_path(&filter_cwd, e.path()),
-                    e.file_type().is_some_and(|t| t.is_dir()),
-                )
+                || !(excludes.matches(&repo_path(&filter_cwd, e.path()), is_dir)
+                    || extra.as_ref().is_some_and(|f| f(e.path(), is_dir)))
         });
     }
     for entry in builder.build() {

@@ -1,4 +1,4 @@
-//! Rule `loc-length`: `<loc>` is shorter than 12 or longer than 2,048 characters.
+//! Rule `loc-length`: `<loc>` is shorter than 12 or longer than 2,048 characters (or the configured `max-url-length`).
 
 use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
@@ -8,8 +8,8 @@ use crate::uri::{self, ProblemKind};
 
 /// The schema's `minLength` for `<loc>`.
 pub const MIN_CHARS: usize = 12;
-/// The protocol's and schema's maximum for `<loc>`.
-pub const MAX_CHARS: usize = 2048;
+/// The protocol's and schema's maximum for `<loc>` (the default of `Settings::max_url_length`).
+pub const MAX_CHARS: usize = crate::config::DEFAULT_MAX_URL_LENGTH;
 
 declare_rule! {
     /// ## What it does
@@ -17,6 +17,9 @@ declare_rule! {
     /// official schema. A URL shorter than 12 characters is only reported when it is otherwise a
     /// valid URL, and an empty or relative value not at all (`loc-invalid` already covers `/about`
     /// and the like).
+    ///
+    /// The upper limit is configurable: `max-url-length` in `sitemap-lint.toml`, or a preset
+    /// (`preset = "yandex"` lowers it to Yandex's 1,024 characters).
     ///
     /// ## Why is this bad?
     /// The protocol says the value "must be less than 2,048 characters"; longer URLs are dropped
@@ -42,6 +45,7 @@ declare_rule! {
     /// ## References
     /// - sitemaps.org protocol, `<loc>`: "This value must be less than 2,048 characters"
     /// - `sitemap.xsd`: `tLoc` (`minLength` 12, `maxLength` 2048)
+    /// - Yandex Webmaster, "Using the Sitemap file": "URL too long" (over 1,024 characters)
     pub static META = {
         name: "loc-length",
         category: Url,
@@ -72,18 +76,20 @@ impl Rule for Check {
         if not_absolute {
             return;
         }
+        let max = cx.settings.max_url_length;
         let chars = v.chars().count();
-        if chars > MAX_CHARS {
-            let cut = v.char_indices().nth(MAX_CHARS).map_or(v.len(), |(i, _)| i);
-            let over = chars - MAX_CHARS;
+        if chars > max {
+            let cut = v.char_indices().nth(max).map_or(v.len(), |(i, _)| i);
+            let over = chars - max;
             cx.report(
                 Diagnostic::new(
                     &META,
                     value.source_range_in_trimmed(sitemap.source, cut..v.len()),
                     format!(
-                        "`<loc>` is {} characters long, over the limit of {}",
+                        "`<loc>` is {} characters long, over the {}limit of {}",
                         thousands(chars),
-                        thousands(MAX_CHARS)
+                        if max == MAX_CHARS { "" } else { "configured " },
+                        thousands(max)
                     ),
                 )
                 .with_label(if over == 1 {

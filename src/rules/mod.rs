@@ -55,6 +55,9 @@ rules! {
     extension_value,
     // Limits.
     too_many_entries,
+    // Inline suppressions (applied by the engine after every other rule).
+    suppression_invalid,
+    unused_suppression,
     // The checker itself.
     internal_error,
 }

@@ -1,0 +1,371 @@
+//! Inline suppressions: `<!-- sitemap-lint: allow(rule, …) -->` comments, found in the parsed tree and applied to a file's diagnostics.
+//!
+//! A directive right before an element (only whitespace, or other directives, between) covers
+//! that element, its children included: every finding whose primary span starts inside it is
+//! dropped when it belongs to a named rule or category. Before the root element it covers the
+//! whole file. Directives that cannot work (malformed, naming an unknown rule, not followed by an
+//! element) are reported as `suppression-invalid`, names that suppressed nothing as
+//! `unused-suppression`; those two are never suppressed by a directive (only configuration turns
+//! them off), so suppressions cannot hide their own mistakes.
+//!
+//! Finding directives costs one substring search over the text when there are none.
+
+use std::ops::Range;
+
+use roxmltree::{Document, Node, NodeId, NodeType};
+
+use crate::config::{unknown_selector, Selector};
+use crate::diagnostic::Diagnostic;
+use crate::rule::{RuleMeta, MAX_REPORTS_PER_RULE};
+use crate::rules::{suppression_invalid, unused_suppression};
+use crate::Settings;
+
+/// What starts a directive inside a comment.
+pub const MARKER: &str = "sitemap-lint:";
+
+/// Directives honoured per file; later ones are reported once and ignored.
+pub const MAX_DIRECTIVES: usize = 1_000;
+
+/// One name in `allow(…)`.
+#[derive(Debug, Clone)]
+pub struct Name {
+    /// Source span of the name.
+    pub span: Range<usize>,
+    pub text: String,
+    /// `None`: unknown, or one of the suppression rules themselves (reported, not applied).
+    pub selector: Option<Selector>,
+}
+
+/// A suppression comment.
+#[derive(Debug, Clone)]
+pub struct Directive {
+    /// The comment, `<!--` to `-->`, in the source.
+    pub comment: Range<usize>,
+    pub names: Vec<Name>,
+    /// What it covers: the following element, or the whole file (before the root element).
+    /// `None` when it covers nothing (then `problem` says why).
+    pub covers: Option<Range<usize>>,
+    /// Why the directive does not work: (span, message, help).
+    pub problem: Option<(Range<usize>, String, &'static str)>,
+}
+
+fn is_xml_space(c: char) -> bool {
+    matches!(c, ' ' | '\t' | '\r' | '\n')
+}
+
+/// The suppression directives of a document parsed from `text[base..]`, with source spans.
+/// Costs one substring search when the text has no [`MARKER`].
+pub fn find(doc: &Document<'_>, text: &str, base: usize) -> Vec<Directive> {
+    let parsed = text.get(base..).unwrap_or("");
+    let mut out = Vec::new();
+    if !parsed.contains(MARKER) {
+        return out;
+    }
+    let mut seen = 0usize;
+    for (pos, _) in parsed.match_indices(MARKER) {
+        let before = parsed[..pos].trim_end_matches(is_xml_space);
+        let Some(start) = before.strip_suffix("<!--").map(str::len) else {
+            continue;
+        };
+        let Some(node) = node_starting_at(doc, start, NodeType::Comment) else {
+            continue; // inside a text node or CDATA, not a comment
+        };
+        seen += 1;
+        if seen > MAX_DIRECTIVES {
+            let r = node.range();
+            out.push(Directive {
+                comment: r.start + base..r.end + base,
+                names: Vec::new(),
+                covers: None,
+                problem: Some((
+                    r.start + base..r.end + base,
+                    format!("more than {MAX_DIRECTIVES} suppressions in one file; this one and the rest are ignored"),
+                    "suppress whole elements or the file (a suppression before the root element covers it all), or turn the rule off in `sitemap-lint.toml`",
+                )),
+            });
+            break;
+        }
+        out.push(directive(node, text, base));
+    }
+    out
+}
+
+/// The node of `kind` whose range starts at `offset` (nodes are numbered in document order, so
+/// their start offsets never decrease: a binary search).
+fn node_starting_at<'a, 'i>(
+    doc: &'a Document<'i>,
+    offset: usize,
+    kind: NodeType,
+) -> Option<Node<'a, 'i>> {
+    let get = |i: usize| {
+        u32::try_from(i)
+            .ok()
+            .and_then(|i| doc.get_node(NodeId::new(i)))
+    };
+    let mut hi = 1usize;
+    while get(hi).is_some() {
+        hi = hi.saturating_mul(2);
+    }
+    // The first node starting at or after `offset`, in [lo, hi).
+    let mut lo = 0usize;
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        match get(mid) {
+            Some(n) if n.range().start < offset => lo = mid + 1,
+            _ => hi = mid,
+        }
+    }
+    (lo..)
+        .map_while(get)
+        .take_while(|n| n.range().start == offset)
+        .find(|n| n.node_type() == kind)
+}
+
+fn is_directive(node: &Node<'_, '_>) -> bool {
+    node.is_comment()
+        && node
+            .text()
+            .is_some_and(|t| t.trim_start_matches(is_xml_space).starts_with(MARKER))
+}
+
+fn directive(node: Node<'_, '_>, text: &str, base: usize) -> Directive {
+    let r = node.range();
+    let comment = r.start + base..r.end + base;
+    let content_start = comment.start + 4;
+    let content = text
+        .get(content_start..comment.end.saturating_sub(3).max(content_start))
+        .unwrap_or("");
+    let mut d = Directive {
+        comment: comment.clone(),
+        names: Vec::new(),
+        covers: None,
+        problem: None,
+    };
+    match parse_names(content) {
+        Ok(names) => {
+            d.names = names
+                .into_iter()
+                .map(|(range, name)| {
+                    let selector = Selector::parse(name).filter(|s| !unsuppressible(s));
+                    Name {
+                        span: content_start + range.start..content_start + range.end,
+                        text: name.to_string(),
+                        selector,
+                    }
+                })
+                .collect();
+        }
+        Err(()) => {
+            d.problem = Some((
+                comment,
+                "malformed suppression comment".into(),
+                "write `<!-- sitemap-lint: allow(rule-a, rule-b) -->` with rule or category names (see `sitemap-lint rules`)",
+            ));
+            return d;
+        }
+    }
+    let mut next = node.next_sibling();
+    while let Some(n) = next {
+        let skip = match n.node_type() {
+            NodeType::Text => n.text().is_some_and(|t| t.chars().all(is_xml_space)),
+            NodeType::Comment => is_directive(&n),
+            _ => false,
+        };
+        if !skip {
+            break;
+        }
+        next = n.next_sibling();
+    }
+    match next.filter(Node::is_element) {
+        Some(el) if el.parent().is_some_and(|p| p.node_type() == NodeType::Root) => {
+            d.covers = Some(0..usize::MAX);
+        }
+        Some(el) => {
+            let r = el.range();
+            d.covers = Some(r.start + base..r.end + base);
+        }
+        None => {
+            d.problem = Some((
+                d.comment.clone(),
+                "this suppression is not followed by an element, so it covers nothing".into(),
+                "put it right before the element it is for (only whitespace between), or before the root element to cover the whole file",
+            ));
+        }
+    }
+    d
+}
+
+/// The names of ` sitemap-lint: allow(a, b) [reason]` with their ranges in `content`.
+fn parse_names(content: &str) -> Result<Vec<(Range<usize>, &str)>, ()> {
+    let at = content.find(MARKER).ok_or(())? + MARKER.len();
+    let rest = &content[at..];
+    let after_space = rest.trim_start_matches(is_xml_space);
+    let args = after_space.strip_prefix("allow").ok_or(())?;
+    let args = args
+        .trim_start_matches(is_xml_space)
+        .strip_prefix('(')
+        .ok_or(())?;
+    let close = args.find(')').ok_or(())?;
+    let args_start = content.len() - args.len();
+    let mut names = Vec::new();
+    let mut offset = args_start;
+    for item in args[..close].split(',') {
+        let lead = item.len() - item.trim_start_matches(is_xml_space).len();
+        let name = item.trim_matches(is_xml_space);
+        if name.is_empty() || name.contains(is_xml_space) {
+            return Err(());
+        }
+        names.push((offset + lead..offset + lead + name.len(), name));
+        offset += item.len() + 1;
+    }
+    Ok(names)
+}
+
+/// The suppression rules report on directives, so a directive cannot silence them.
+fn unsuppressible(selector: &Selector) -> bool {
+    matches!(selector, Selector::Rule(m) if is_suppression_rule(m))
+}
+
+fn is_suppression_rule(meta: &RuleMeta) -> bool {
+    meta.name == suppression_invalid::META.name || meta.name == unused_suppression::META.name
+}
+
+/// Drops the diagnostics that `directives` cover and adds the findings about the directives.
+/// Diagnostics of rules that are off are left for the caller to drop; they do not count as
+/// suppressed, and a name whose rules are all off is not reported as unused.
+pub fn apply(diagnostics: &mut Vec<Diagnostic>, directives: &[Directive], settings: &Settings) {
+    let mut used: Vec<Vec<bool>> = directives
+        .iter()
+        .map(|d| vec![false; d.names.len()])
+        .collect();
+    diagnostics.retain(|diag| {
+        if settings.severity_of(diag.rule).is_none() {
+            return true;
+        }
+        let at = diag.primary.span.start;
+        let mut suppressed = false;
+        for (i, d) in directives.iter().enumerate() {
+            if !d.covers.as_ref().is_some_and(|c| c.contains(&at)) {
+                continue;
+            }
+            for (j, name) in d.names.iter().enumerate() {
+                if name.selector.is_some_and(|s| s.matches(diag.rule)) {
+                    used[i][j] = true;
+                    suppressed = true;
+                }
+            }
+        }
+        !suppressed
+    });
+
+    let mut invalid = 0usize;
+    let mut unused = 0usize;
+    let report = |d: Diagnostic, count: &mut usize, out: &mut Vec<Diagnostic>| {
+        *count += 1;
+        if *count <= MAX_REPORTS_PER_RULE {
+            out.push(d);
+        }
+    };
+    for (i, d) in directives.iter().enumerate() {
+        if let Some((span, message, help)) = &d.problem {
+            let diag = Diagnostic::new(&suppression_invalid::META, span.clone(), message.clone())
+                .with_label("this comment")
+                .with_help(*help);
+            report(diag, &mut invalid, diagnostics);
+        }
+        for (j, name) in d.names.iter().enumerate() {
+            let Some(selector) = name.selector else {
+                let diag = match Selector::parse(&name.text) {
+                    Some(s) => Diagnostic::new(
+                        &suppression_invalid::META,
+                        name.span.clone(),
+                        format!("`{}` cannot be suppressed by a comment", s.name()),
+                    )
+                    .with_label("not suppressible")
+                    .with_help("findings about suppressions are turned off in `sitemap-lint.toml` (`[rules]`) or with `--allow`, never by another suppression"),
+                    None => {
+                        let (message, help) = unknown_selector(&name.text);
+                        Diagnostic::new(
+                            &suppression_invalid::META,
+                            name.span.clone(),
+                            format!("{message} in a suppression"),
+                        )
+                        .with_label("unknown name")
+                        .with_help(help)
+                    }
+                };
+                report(diag, &mut invalid, diagnostics);
+                continue;
+            };
+            if used[i][j] || d.covers.is_none() {
+                continue;
+            }
+            let any_on = crate::rules::metas().any(|m| {
+                selector.matches(m) && !is_suppression_rule(m) && settings.severity_of(m).is_some()
+            });
+            if !any_on {
+                continue; // turned off by configuration: nothing could have been suppressed
+            }
+            let whole = d.covers.as_ref().is_some_and(|c| c.end == usize::MAX);
+            let diag = Diagnostic::new(
+                &unused_suppression::META,
+                name.span.clone(),
+                format!(
+                    "unused suppression: no `{}` finding {}",
+                    selector.name(),
+                    if whole {
+                        "in this file"
+                    } else {
+                        "in the element that follows"
+                    }
+                ),
+            )
+            .with_label("suppresses nothing")
+            .with_help(if d.names.len() == 1 {
+                "remove the comment".to_string()
+            } else {
+                format!("remove `{}` from the list", name.text)
+            });
+            report(diag, &mut unused, diagnostics);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_names_with_spans() {
+        let c = " sitemap-lint: allow( loc-length ,url) legacy URLs ";
+        let names = parse_names(c).unwrap();
+        assert_eq!(names.len(), 2);
+        assert_eq!(&c[names[0].0.clone()], "loc-length");
+        assert_eq!(&c[names[1].0.clone()], "url");
+        assert!(parse_names(" sitemap-lint: alow(x) ").is_err());
+        assert!(parse_names(" sitemap-lint: allow() ").is_err());
+        assert!(parse_names(" sitemap-lint: allow(a,,b) ").is_err());
+        assert!(parse_names(" sitemap-lint: allow(a b) ").is_err());
+        assert!(parse_names(" sitemap-lint: allow(a ").is_err());
+    }
+
+    #[test]
+    fn finds_the_comment_node_and_what_it_covers() {
+        let text = "<?xml version=\"1.0\"?>\n<!-- sitemap-lint: allow(url) -->\n<urlset>\n  <!--sitemap-lint: allow(loc-length)-->\n  <!-- sitemap-lint: allow(date) -->\n  <url><loc>x</loc></url>\n  <!-- sitemap-lint: allow(date) -->\n  <loc>sitemap-lint: allow(x)</loc>\n<!-- sitemap-lint: allow(date) --></urlset>";
+        let doc = Document::parse(text).unwrap();
+        let found = find(&doc, text, 0);
+        assert_eq!(found.len(), 5, "the one in text is not a directive");
+        assert_eq!(found[0].covers, Some(0..usize::MAX));
+        let url = text.find("<url>").unwrap()..text.find("</url>").unwrap() + 6;
+        assert_eq!(found[1].covers, Some(url.clone()), "stacked directives");
+        assert_eq!(found[2].covers, Some(url));
+        assert!(found[3].covers.is_some());
+        assert!(found[4].covers.is_none() && found[4].problem.is_some());
+    }
+
+    #[test]
+    fn no_marker_costs_nothing_and_finds_nothing() {
+        let doc = Document::parse("<urlset><!-- a comment --></urlset>").unwrap();
+        assert!(find(&doc, "<urlset><!-- a comment --></urlset>", 0).is_empty());
+    }
+}
