@@ -51,7 +51,7 @@ pub fn check_reader(
 /// Checks bytes already read (see [`input::load`]). Never panics: a panic inside is reported as
 /// an `internal-error` diagnostic.
 pub fn check_bytes(name: &str, bytes: Bytes, settings: &Settings) -> FileReport {
-    let result = catch_unwind(AssertUnwindSafe(|| run(name, &bytes, settings)));
+    let result = catch_unwind(AssertUnwindSafe(move || run(name, bytes, settings)));
     let (source, diagnostics) = match result {
         Ok(out) => out,
         Err(panic) => {
@@ -99,7 +99,7 @@ fn finish(source: SourceFile, mut diagnostics: Vec<Diagnostic>, settings: &Setti
     }
 }
 
-fn run(name: &str, bytes: &Bytes, settings: &Settings) -> (SourceFile, Vec<Diagnostic>) {
+fn run(name: &str, bytes: Bytes, settings: &Settings) -> (SourceFile, Vec<Diagnostic>) {
     // Test hook (debug builds only): panic on purpose for files whose name ends with the value, so
     // tests can show that a panic is contained to its file (tests/hostile.rs).
     #[cfg(debug_assertions)]
@@ -136,8 +136,10 @@ fn run(name: &str, bytes: &Bytes, settings: &Settings) -> (SourceFile, Vec<Diagn
         return (SourceFile::new(name, ""), out);
     }
 
-    let decoded = encoding::decode(&bytes.data);
-    let source = SourceFile::new(name, decoded.text);
+    let gzip_twice = bytes.gzip && bytes.data.starts_with(&[0x1f, 0x8b]);
+    // The bytes become the text in place: a large file is not held twice.
+    let mut decoded = encoding::decode_owned(bytes.data);
+    let source = SourceFile::new(name, std::mem::take(&mut decoded.text));
     let text = source.text();
 
     if let Some(problem) = &bytes.gzip_problem {
@@ -147,7 +149,7 @@ fn run(name: &str, bytes: &Bytes, settings: &Settings) -> (SourceFile, Vec<Diagn
             return (source, out);
         }
     }
-    if bytes.gzip && bytes.data.starts_with(&[0x1f, 0x8b]) {
+    if gzip_twice {
         out.push(
             Diagnostic::new(
                 &r::gzip_invalid::META,
