@@ -72,6 +72,25 @@ fn is_ascii_nonzero(b: u8) -> bool {
     (1..0x80).contains(&b)
 }
 
+/// [`decode`] for bytes the caller gives up: valid UTF-8 (the common case) becomes the text in
+/// place, without a second copy of the file in memory.
+pub fn decode_owned(mut bytes: Vec<u8>) -> Decoded {
+    let (detected, bom_len) = detect(&bytes);
+    if detected != Detected::Utf8 || std::str::from_utf8(&bytes[bom_len..]).is_err() {
+        return decode(&bytes);
+    }
+    bytes.drain(..bom_len);
+    Decoded {
+        // Just checked above; `from_utf8` on a `Vec` does not copy.
+        text: String::from_utf8(bytes).unwrap_or_default(),
+        detected,
+        bom: bom_len > 0,
+        invalid_utf8: Vec::new(),
+        invalid_utf8_more: 0,
+        undecodable: false,
+    }
+}
+
 /// Decodes bytes to text. Non-UTF-8 input is decoded anyway so that the other rules can run.
 pub fn decode(bytes: &[u8]) -> Decoded {
     let (detected, bom_len) = detect(bytes);
@@ -252,6 +271,23 @@ mod tests {
         // NUL bytes in a UTF-8 file that is not UTF-16 are left to the XML parser.
         assert_eq!(detect(b"\x00\x00ab"), (Detected::Utf8, 0));
         assert_eq!(detect(b"a\x00\x00b"), (Detected::Utf8, 0));
+    }
+
+    #[test]
+    fn owned_decoding_matches_borrowed() {
+        let cases: [&[u8]; 5] = [
+            b"<a>\xc3\xa9</a>",
+            b"\xEF\xBB\xBF<a/>",
+            b"<a>\xff</a>",
+            b"\xFF\xFE<\x00a\x00/\x00>\x00",
+            b"",
+        ];
+        for bytes in cases {
+            let (a, b) = (decode(bytes), decode_owned(bytes.to_vec()));
+            assert_eq!(a.text, b.text);
+            assert_eq!((a.detected, a.bom), (b.detected, b.bom));
+            assert_eq!(a.invalid_utf8, b.invalid_utf8);
+        }
     }
 
     #[test]

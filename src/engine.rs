@@ -52,7 +52,7 @@ pub fn check_reader(
 /// Checks bytes already read (see [`input::load`]). Never panics: a panic inside is reported as
 /// an `internal-error` diagnostic.
 pub fn check_bytes(name: &str, bytes: Bytes, settings: &Settings) -> FileReport {
-    let result = catch_unwind(AssertUnwindSafe(|| run(name, &bytes, settings)));
+    let result = catch_unwind(AssertUnwindSafe(move || run(name, bytes, settings)));
     let (source, diagnostics, directives) = match result {
         Ok(out) => out,
         Err(panic) => {
@@ -111,7 +111,7 @@ fn finish(
 /// What [`run`] found: the text, the diagnostics, and the suppression comments.
 type RunOutput = (SourceFile, Vec<Diagnostic>, Vec<Directive>);
 
-fn run(name: &str, bytes: &Bytes, settings: &Settings) -> RunOutput {
+fn run(name: &str, bytes: Bytes, settings: &Settings) -> RunOutput {
     // Test hook (debug builds only): panic on purpose for files whose name ends with the value, so
     // tests can show that a panic is contained to its file (tests/hostile.rs).
     #[cfg(debug_assertions)]
@@ -149,8 +149,10 @@ fn run(name: &str, bytes: &Bytes, settings: &Settings) -> RunOutput {
         return (SourceFile::new(name, ""), out, Vec::new());
     }
 
-    let decoded = encoding::decode(&bytes.data);
-    let source = SourceFile::new(name, decoded.text);
+    let gzip_twice = bytes.gzip && bytes.data.starts_with(&[0x1f, 0x8b]);
+    // The bytes become the text in place: a large file is not held twice.
+    let mut decoded = encoding::decode_owned(bytes.data);
+    let source = SourceFile::new(name, std::mem::take(&mut decoded.text));
     let text = source.text();
 
     if let Some(problem) = &bytes.gzip_problem {
@@ -160,7 +162,7 @@ fn run(name: &str, bytes: &Bytes, settings: &Settings) -> RunOutput {
             return (source, out, Vec::new());
         }
     }
-    if bytes.gzip && bytes.data.starts_with(&[0x1f, 0x8b]) {
+    if gzip_twice {
         out.push(
             Diagnostic::new(
                 &r::gzip_invalid::META,

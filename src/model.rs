@@ -604,11 +604,18 @@ fn build_entry<'a>(
 /// value is that text, up to the first child element and without the whitespace before it.
 pub fn build_value<'a>(element: Element<'a>, base: usize, source: &'a str) -> Value<'a> {
     let node = element.node;
-    let direct = node
-        .children()
-        .any(|c| c.is_text() && !c.text().unwrap_or("").trim_matches(is_xml_space).is_empty());
-    let cut_at_element = direct && node.children().any(|c| c.is_element());
-    let parts: Vec<Node<'a, 'a>> = if !direct {
+    // The common case, one text child: that is the value, and nothing needs collecting.
+    let only_text = node
+        .first_child()
+        .filter(|c| c.is_text() && c.next_sibling().is_none());
+    let direct = only_text.is_some()
+        || node
+            .children()
+            .any(|c| c.is_text() && !c.text().unwrap_or("").trim_matches(is_xml_space).is_empty());
+    let cut_at_element = only_text.is_none() && direct && node.children().any(|c| c.is_element());
+    let parts: Vec<Node<'a, 'a>> = if only_text.is_some() {
+        Vec::new()
+    } else if !direct {
         node.descendants().filter(|c| c.is_text()).collect()
     } else if cut_at_element {
         node.children()
@@ -618,7 +625,7 @@ pub fn build_value<'a>(element: Element<'a>, base: usize, source: &'a str) -> Va
     } else {
         node.children().filter(|c| c.is_text()).collect()
     };
-    let first = parts.first().copied();
+    let first = only_text.or_else(|| parts.first().copied());
     let (text, content, verbatim): (Cow<'a, str>, Range<usize>, bool) = match first {
         None => {
             // Empty: point just after the start tag (or at the element for `<loc/>`).
@@ -630,7 +637,8 @@ pub fn build_value<'a>(element: Element<'a>, base: usize, source: &'a str) -> Va
             (Cow::Borrowed(""), at..at, true)
         }
         Some(first) => {
-            let single = node.children().count() == 1 && first.parent() == Some(node);
+            let single = only_text.is_some()
+                || (node.children().count() == 1 && first.parent() == Some(node));
             let r = first.range();
             let content_start = r.start + base;
             let last_end = if cut_at_element {
@@ -641,7 +649,7 @@ pub fn build_value<'a>(element: Element<'a>, base: usize, source: &'a str) -> Va
             if single {
                 let t = first.text().unwrap_or("");
                 let raw = source.get(content_start..r.end + base).unwrap_or("");
-                let verbatim = raw == t;
+                let verbatim = std::ptr::eq(raw, t) || raw == t;
                 let text = match first.text_storage() {
                     Some(roxmltree::StringStorage::Borrowed(b)) => Cow::Borrowed(*b),
                     _ => Cow::Owned(t.to_string()),

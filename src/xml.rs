@@ -1778,8 +1778,14 @@ pub fn check_tree(doc: &Document<'_>, text: &str, base: usize, out: &mut Vec<Dia
 fn check_namespace_declarations(tag: &str, at: usize, out: &mut Vec<Diagnostic>) {
     let syntax = &xml_syntax::META;
     let mut from = 0;
-    while let Some(p) = tag[from..].find("xmlns:") {
+    // Look for the `x` of each `xmlns:` with a byte scan: most tags have none, and a substring
+    // search costs a searcher set-up per tag.
+    while let Some(p) = tag.as_bytes()[from..].iter().position(|&b| b == b'x') {
         let start = from + p;
+        from = start + 1;
+        if !tag.as_bytes()[start..].starts_with(b"xmlns:") {
+            continue;
+        }
         from = start + 6;
         if !tag[..start].ends_with([' ', '\t', '\r', '\n']) {
             continue;
@@ -1825,8 +1831,13 @@ fn check_char_references(text: &str, base: usize, out: &mut Vec<Diagnostic>) {
     let bytes = text.as_bytes();
     let mut i = base;
     let mut reported = 0;
-    while let Some(p) = text[i..].find("&#") {
+    // `&` is rare in sitemaps: find it with memchr, then look for the `#`.
+    while let Some(p) = text[i..].find('&') {
         let start = i + p;
+        i = start + 1;
+        if bytes.get(i) != Some(&b'#') {
+            continue;
+        }
         i = start + 2;
         let (digits_start, radix) = if bytes.get(i) == Some(&b'x') {
             (i + 1, 16)

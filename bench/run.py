@@ -1,0 +1,486 @@
+#!/usr/bin/env python3
+"""The sitemap-lint benchmark (issue #7): one command, deterministic inputs, paired runs.
+
+    python3 bench/run.py            # full run: 3-5 minutes on 2 cores, plus the release build
+    python3 bench/run.py --quick    # smoke test: small inputs, one run each (seconds)
+    python3 bench/run.py --runs 9 --only max-52mb,urls-50k
+
+What it does, in order:
+1. builds the release binary and the two example binaries (`cargo build --release`);
+2. generates the inputs into target/bench/ (target/bench/quick/ with --quick), deterministically
+   (no randomness, gzip with mtime 0), unless a stamp shows they are already there: nothing large
+   is committed;
+3. writes target/bench/wrapper.xsd, a schema with no target namespace that imports the official
+   sitemaps.org schema and Google's extension schemas from ../shared/corpus/xsd (by absolute
+   path), for the files that use extensions;
+4. runs, for each input, `sitemap-lint check`, `xmllint --noout --stream --schema` and the
+   roxmltree floor (examples/roxmltree_floor.rs: read, gunzip, UTF-8 check, bare parse)
+   alternately, N times each (the order rotates every round), and measures every process with
+   wait4(2): wall time, user+system CPU time and peak RSS (ru_maxrss);
+5. prints a Markdown table of medians with the ratios to xmllint and to the floor, and PASS/FAIL
+   for each target of the issue.
+
+Every command must succeed: sitemap-lint must find nothing in the generated files (they are
+valid sitemaps), xmllint must say they validate. A failure is printed and marks the row.
+
+The machine is usually shared (other builds, other benchmarks): compare the ratios measured in one
+run, not absolute times across runs, and look at the CPU column when wall times look noisy.
+
+Only the Python 3 standard library is used. Linux only (wait4, ru_maxrss in KiB).
+"""
+
+import argparse
+import gzip
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TARGET = os.path.join(ROOT, "target")
+RELEASE = os.path.join(TARGET, "release")
+LINT = os.path.join(RELEASE, "sitemap-lint")
+FLOOR = os.path.join(RELEASE, "examples", "roxmltree_floor")
+UNCAPPED = os.path.join(RELEASE, "examples", "check_uncapped")
+
+# Bump when the generated content changes, so cached inputs are regenerated.
+GENERATOR_VERSION = "3"
+
+PROTOCOL_MAX = 52_428_800
+SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
+IMAGE_NS = "http://www.google.com/schemas/sitemap-image/1.1"
+XHTML_NS = "http://www.w3.org/1999/xhtml"
+
+# Targets from the issue (ratios measured in the same run).
+MAX_VS_XMLLINT = 0.40
+MAX_VS_FLOOR = 1.35
+MAX_RSS_PER_BYTE = 4.5
+MAX_SMALL_VS_XMLLINT = 0.35
+MAX_SCALING = 1.25  # time and RSS per input byte on the 1,000,000-URL file vs the 50,000-URL file
+
+LANGS = ("en", "de", "fr", "es")
+WORDS = (
+    "garden", "kitchen", "outdoor", "lighting", "storage", "travel", "office", "classic",
+    "compact", "premium", "wooden", "steel", "organic", "vintage", "modern", "foldable",
+)
+
+
+# --- inputs -------------------------------------------------------------------------------------
+
+
+def lastmod(i):
+    """A valid W3C datetime in the past, varying with i."""
+    day = i % 28 + 1
+    month = i // 28 % 12 + 1
+    year = 2023 + i // 336 % 2
+    return f"{year}-{month:02}-{day:02}T{i % 24:02}:{i * 7 % 60:02}:{i * 13 % 60:02}+00:00"
+
+
+def slug(i):
+    return f"{WORDS[i % 16]}-{WORDS[i // 16 % 16]}-{i}"
+
+
+def plain_urlset(n, start=0):
+    """A sitemap of n URLs with loc, lastmod, changefreq and priority (about 220 bytes each)."""
+    freqs = ("daily", "weekly", "monthly", "yearly")
+    parts = [
+        '<?xml version="1.0" encoding="UTF-8"?>\n',
+        f'<urlset xmlns="{SITEMAP_NS}">\n',
+    ]
+    for i in range(start, start + n):
+        parts.append(
+            "  <url>\n"
+            f"    <loc>https://www.example.com/category-{i % 97}/products/{slug(i)}.html?ref=sitemap</loc>\n"
+            f"    <lastmod>{lastmod(i)}</lastmod>\n"
+            f"    <changefreq>{freqs[i % 4]}</changefreq>\n"
+            f"    <priority>0.{i % 9 + 1}</priority>\n"
+            "  </url>\n"
+        )
+    parts.append("</urlset>\n")
+    return "".join(parts).encode()
+
+
+def extension_urlset(n, size):
+    """A sitemap of n URLs with hreflang alternates (reciprocal groups of four languages plus
+    x-default) and two images each, padded with whitespace to exactly `size` bytes."""
+    head = (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        f'<urlset xmlns="{SITEMAP_NS}"\n'
+        f'        xmlns:image="{IMAGE_NS}"\n'
+        f'        xmlns:xhtml="{XHTML_NS}">\n'
+    )
+    parts = [head]
+
+    def page(group, lang):
+        return f"https://www.example.com/{lang}/collections/{WORDS[group % 16]}/{slug(group)}/"
+
+    for i in range(n):
+        group, lang = divmod(i, len(LANGS))
+        members = [l for k, l in enumerate(LANGS) if group * len(LANGS) + k < n]
+        links = "".join(
+            f'    <xhtml:link rel="alternate" hreflang="{l}" href="{page(group, l)}"/>\n'
+            for l in members
+        )
+        links += f'    <xhtml:link rel="alternate" hreflang="x-default" href="{page(group, "en")}"/>\n'
+        images = "".join(
+            "    <image:image>\n"
+            f"      <image:loc>https://cdn.example.com/images/{group % 1000:03}/{slug(group)}-{LANGS[lang]}-{k}-1600w.jpg</image:loc>\n"
+            "    </image:image>\n"
+            for k in range(2)
+        )
+        parts.append(
+            "  <url>\n"
+            f"    <loc>{page(group, LANGS[lang])}</loc>\n"
+            f"    <lastmod>{lastmod(i)}</lastmod>\n"
+            f"{links}{images}"
+            "  </url>\n"
+        )
+    tail = "</urlset>\n"
+    body = "".join(parts)
+    gap = size - len(body.encode()) - len(tail)
+    if gap < 0:
+        raise SystemExit(f"generator: {n} URLs do not fit in {size} bytes ({-gap} over)")
+    # Whitespace between the root's children is insignificant: lines of at most 80 spaces.
+    pad = []
+    while gap > 0:
+        line = min(gap, 81)
+        pad.append(" " * (line - 1) + "\n" if line > 1 else "\n")
+        gap -= line
+    data = (body + "".join(pad) + tail).encode()
+    assert len(data) == size, (len(data), size)
+    return data
+
+
+def index(n):
+    """A sitemap index of n child sitemaps (about 150 bytes each)."""
+    parts = [
+        '<?xml version="1.0" encoding="UTF-8"?>\n',
+        f'<sitemapindex xmlns="{SITEMAP_NS}">\n',
+    ]
+    for i in range(n):
+        parts.append(
+            "  <sitemap>\n"
+            f"    <loc>https://www.example.com/sitemaps/products-{i:05}.xml.gz</loc>\n"
+            f"    <lastmod>{lastmod(i)}</lastmod>\n"
+            "  </sitemap>\n"
+        )
+    parts.append("</sitemapindex>\n")
+    return "".join(parts).encode()
+
+
+def write(path, data):
+    tmp = path + ".tmp"
+    with open(tmp, "wb") as f:
+        f.write(data)
+    os.replace(tmp, path)
+
+
+def generate(out, quick):
+    """Writes the inputs into `out` (skipped when the stamp says they are current)."""
+    scale = {
+        # name: full size, quick size
+        "urls": (50_000, 2_000),
+        "max_urls": (50_000, 2_000),
+        "max_size": (PROTOCOL_MAX, 2_097_152),
+        "index": (50_000, 2_000),
+        "big": (1_000_000, 40_000),
+        "files": (1_000, 50),
+    }
+    s = {k: v[1] if quick else v[0] for k, v in scale.items()}
+    stamp = os.path.join(out, "STAMP")
+    want = f"generator {GENERATOR_VERSION} {sorted(s.items())}\n"
+    if os.path.exists(stamp) and open(stamp).read() == want:
+        return
+    print(f"generating inputs into {os.path.relpath(out, ROOT)} …", file=sys.stderr)
+    os.makedirs(out, exist_ok=True)
+    if os.path.exists(stamp):
+        os.remove(stamp)
+    t = time.perf_counter()
+    write(os.path.join(out, "urls-50k.xml"), plain_urlset(s["urls"]))
+    data = extension_urlset(s["max_urls"], s["max_size"])
+    write(os.path.join(out, "max-52mb.xml"), data)
+    write(os.path.join(out, "max-52mb.xml.gz"), gzip.compress(data, compresslevel=6, mtime=0))
+    del data
+    write(os.path.join(out, "index-50k.xml"), index(s["index"]))
+    # The big file is written in pieces so the generator stays small in memory.
+    big = os.path.join(out, "urls-1m.xml")
+    with open(big + ".tmp", "wb") as f:
+        chunk = 50_000
+        whole = plain_urlset(0)
+        head, tail = whole[: whole.index(b"</urlset>")], b"</urlset>\n"
+        f.write(head)
+        for start in range(0, s["big"], chunk):
+            piece = plain_urlset(min(chunk, s["big"] - start), start)
+            f.write(piece[len(head) : -len(tail)])
+        f.write(tail)
+    os.replace(big + ".tmp", big)
+    small = os.path.join(out, "small-1000")
+    if os.path.isdir(small):
+        shutil.rmtree(small)
+    os.makedirs(small)
+    for k in range(s["files"]):
+        write(os.path.join(small, f"sitemap-{k:04}.xml"), plain_urlset(200, k * 200))
+    with open(stamp, "w") as f:
+        f.write(want)
+    print(f"generated in {time.perf_counter() - t:.1f} s", file=sys.stderr)
+
+
+def wrapper_xsd(xsd_dir, out):
+    """A schema with no target namespace importing the official sitemap schema and Google's
+    extension schemas (xml.xsd first, so xhtml1-strict.xsd does not fetch it from the network)."""
+    imports = [
+        ("http://www.w3.org/XML/1998/namespace", "xml.xsd"),
+        (SITEMAP_NS, "sitemap.xsd"),
+        (IMAGE_NS, "sitemap-image.xsd"),
+        ("http://www.google.com/schemas/sitemap-video/1.1", "sitemap-video.xsd"),
+        ("http://www.google.com/schemas/sitemap-news/0.9", "sitemap-news.xsd"),
+        (XHTML_NS, "xhtml1-strict.xsd"),
+    ]
+    lines = [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        "<!-- Generated by bench/run.py: the official schemas with Google's extensions. -->",
+        '<xsd:schema xmlns:xsd="http://www.w3.org/2001/XMLSchema" elementFormDefault="qualified">',
+    ]
+    for ns, file in imports:
+        loc = os.path.join(xsd_dir, file)
+        lines.append(f'  <xsd:import namespace="{ns}" schemaLocation="{loc}"/>')
+    lines.append("</xsd:schema>\n")
+    path = os.path.join(out, "wrapper.xsd")
+    write(path, "\n".join(lines).encode())
+    return path
+
+
+# --- measuring ----------------------------------------------------------------------------------
+
+
+class Result:
+    def __init__(self):
+        self.wall = []
+        self.cpu = []
+        self.rss = []
+        self.failure = None
+
+
+GNU_TIME = "/usr/bin/time" if os.access("/usr/bin/time", os.X_OK) else None
+
+
+def measure(argv, result):
+    """Runs argv once; records wall seconds, CPU seconds (user + system) and peak RSS in bytes.
+
+    Peak RSS comes from GNU time's %M: the rusage of a process forked from this (large) Python
+    process would count this process's pages as well. Without /usr/bin/time, ru_maxrss of the
+    child is used and includes the driver's own size (a note says so)."""
+    with tempfile.TemporaryFile() as err, tempfile.NamedTemporaryFile("r") as rss:
+        wrapped = [GNU_TIME, "-f", "%M", "-o", rss.name, *argv] if GNU_TIME else argv
+        t = time.perf_counter()
+        proc = subprocess.Popen(wrapped, stdout=subprocess.DEVNULL, stderr=err)
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - t
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        if proc.returncode != 0 and result.failure is None:
+            err.seek(0)
+            tail = err.read().decode(errors="replace").strip().splitlines()[-6:]
+            result.failure = f"`{' '.join(os.path.basename(a) for a in argv[:3])} …` exited {proc.returncode}: " + " | ".join(tail)
+        peak = usage.ru_maxrss * 1024
+        if GNU_TIME:
+            lines = [l for l in rss.read().split() if l.isdigit()]
+            peak = int(lines[-1]) * 1024 if lines else 0
+    result.wall.append(wall)
+    # wait4 counts the children the process waited for: GNU time's child is included.
+    result.cpu.append(usage.ru_utime + usage.ru_stime)
+    result.rss.append(peak)
+
+
+def run_case(case, runs):
+    """Runs the tools of one case alternately, rotating the order each round."""
+    results = {name: Result() for name, _ in case["tools"]}
+    tools = case["tools"]
+    for r in range(runs):
+        order = tools[r % len(tools) :] + tools[: r % len(tools)]
+        for name, argv in order:
+            measure(argv, results[name])
+        print(f"  {case['name']}: round {r + 1}/{runs}", file=sys.stderr)
+    return results
+
+
+# --- report -------------------------------------------------------------------------------------
+
+
+def fmt_mb(n):
+    return f"{n / 1e6:,.1f} MB"
+
+
+def verdict(ok):
+    return "PASS" if ok else "**FAIL**"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--quick", action="store_true", help="small inputs, 1 run each (smoke test)")
+    ap.add_argument("--runs", type=int, help="runs per tool and input (default 5; 2 for the 1,000,000-URL file; 1 with --quick)")
+    ap.add_argument("--only", help="comma-separated input names (urls-50k, max-52mb, max-52mb.gz, index-50k, urls-1m, small-1000)")
+    ap.add_argument("--no-build", action="store_true", help="use the binaries already in target/release")
+    ap.add_argument("--xsd-dir", default=os.path.join(ROOT, "..", "shared", "corpus", "xsd"), help="the official XSDs (default ../shared/corpus/xsd)")
+    args = ap.parse_args()
+    runs = args.runs or (1 if args.quick else 5)
+    big_runs = args.runs or (1 if args.quick else 2)
+
+    if not args.no_build:
+        cmd = ["cargo", "build", "--release", "--quiet", "--bin", "sitemap-lint",
+               "--example", "roxmltree_floor", "--example", "check_uncapped"]
+        print("$ " + " ".join(cmd), file=sys.stderr)
+        subprocess.run(cmd, cwd=ROOT, check=True)
+
+    out = os.path.join(TARGET, "bench", "quick") if args.quick else os.path.join(TARGET, "bench")
+    generate(out, args.quick)
+    xsd_dir = os.path.abspath(args.xsd_dir)
+    xmllint = shutil.which("xmllint")
+    have_xsd = os.path.exists(os.path.join(xsd_dir, "sitemap.xsd"))
+    if not xmllint or not have_xsd:
+        print(f"note: xmllint or the schemas in {xsd_dir} are missing: the xmllint columns stay empty", file=sys.stderr)
+    wrapper = wrapper_xsd(xsd_dir, out) if have_xsd else None
+    sitemap_xsd = os.path.join(xsd_dir, "sitemap.xsd")
+    index_xsd = os.path.join(xsd_dir, "siteindex.xsd")
+
+    def stream(xsd, *files):
+        return [xmllint, "--noout", "--stream", "--schema", xsd, *files]
+
+    def p(name):
+        return os.path.join(out, name)
+
+    small_dir = p("small-1000")
+    small_files = sorted(os.path.join(small_dir, f) for f in os.listdir(small_dir))
+    lint = "sitemap-lint check"
+    xs = "xmllint --stream --schema"
+    floor = "roxmltree floor"
+    cases = [
+        dict(name="urls-50k", file=p("urls-50k.xml"), tools=[
+            (lint, [LINT, "check", p("urls-50k.xml")]),
+            (xs, stream(sitemap_xsd, p("urls-50k.xml"))),
+            (floor, [FLOOR, p("urls-50k.xml")]),
+        ], targets=True),
+        dict(name="max-52mb", file=p("max-52mb.xml"), tools=[
+            (lint, [LINT, "check", p("max-52mb.xml")]),
+            (xs, stream(wrapper, p("max-52mb.xml"))),
+            (floor, [FLOOR, p("max-52mb.xml")]),
+        ], targets=True),
+        dict(name="max-52mb.gz", file=p("max-52mb.xml.gz"), uncompressed=p("max-52mb.xml"), tools=[
+            (lint, [LINT, "check", p("max-52mb.xml.gz")]),
+            (xs, stream(wrapper, p("max-52mb.xml.gz"))),
+            (floor, [FLOOR, p("max-52mb.xml.gz")]),
+        ], targets=True),
+        dict(name="index-50k", file=p("index-50k.xml"), tools=[
+            (lint, [LINT, "check", p("index-50k.xml")]),
+            (xs, stream(index_xsd, p("index-50k.xml"))),
+            (floor, [FLOOR, p("index-50k.xml")]),
+        ]),
+        dict(name="urls-1m", file=p("urls-1m.xml"), runs=big_runs, tools=[
+            ("sitemap-lint (library, cap raised)", [UNCAPPED, p("urls-1m.xml")]),
+            (xs, stream(sitemap_xsd, p("urls-1m.xml"))),
+            (floor, [FLOOR, p("urls-1m.xml")]),
+        ], scaling=True),
+        dict(name="small-1000", files=small_files, tools=[
+            (lint + " (one run, all cores)", [LINT, "check", small_dir]),
+            ("xmllint --schema (one process)", [xmllint, "--noout", "--schema", sitemap_xsd, *small_files]),
+            (xs + " (one process)", stream(sitemap_xsd, *small_files)),
+            (floor + " (one process)", [FLOOR, *small_files]),
+        ], small=True),
+    ]
+    if args.only:
+        wanted = set(args.only.split(","))
+        unknown = wanted - {c["name"] for c in cases}
+        if unknown:
+            raise SystemExit(f"unknown input(s): {', '.join(sorted(unknown))}")
+        cases = [c for c in cases if c["name"] in wanted]
+    if not xmllint or not have_xsd:
+        for c in cases:
+            c["tools"] = [t for t in c["tools"] if not t[0].startswith("xmllint")]
+
+    rows = []
+    checks = []
+    per_byte = {}
+    failures = []
+    for case in cases:
+        if "files" in case:
+            size = sum(os.path.getsize(f) for f in case["files"])
+            shown = f"{fmt_mb(size)} in {len(case['files']):,} files"
+        else:
+            size = os.path.getsize(case.get("uncompressed", case["file"]))
+            shown = fmt_mb(size)
+            if "uncompressed" in case:
+                shown = f"{fmt_mb(os.path.getsize(case['file']))} gzip ({shown})"
+        results = run_case(case, case.get("runs", runs))
+        med = {n: statistics.median(r.wall) for n, r in results.items()}
+        names = [n for n, _ in case["tools"]]
+        ours = names[0]
+        xref = next((n for n in names if n.startswith("xmllint --schema")), None) if case.get("small") else next((n for n in names if n.startswith(xs)), None)
+        fref = next((n for n in names if n.startswith(floor)), None)
+        for n in names:
+            r = results[n]
+            if r.failure:
+                failures.append(f"{case['name']}, {n}: {r.failure}")
+            rss = max(r.rss)
+            vs_x = med[n] / med[xref] if xref else None
+            vs_f = med[n] / med[fref] if fref else None
+            rows.append([
+                case["name"] if n == ours else "",
+                shown if n == ours else "",
+                n + (" ⚠ failed" if r.failure else ""),
+                f"{med[n] * 1000:,.0f}",
+                f"{statistics.median(r.cpu) * 1000:,.0f}",
+                f"{size / 1e6 / med[n]:,.0f}",
+                f"{rss / 2**20:,.0f}",
+                f"{rss / size:.2f}",
+                f"{vs_x:.2f}" if vs_x is not None else "–",
+                f"{vs_f:.2f}" if vs_f is not None else "–",
+            ])
+        r = results[ours]
+        label = case["name"]
+        if case.get("targets"):
+            if xref:
+                checks.append((f"{label}: time ≤ {MAX_VS_XMLLINT:.2f} × xmllint --stream --schema", med[ours] / med[xref], MAX_VS_XMLLINT))
+            checks.append((f"{label}: time ≤ {MAX_VS_FLOOR:.2f} × roxmltree floor", med[ours] / med[fref], MAX_VS_FLOOR))
+            checks.append((f"{label}: peak RSS ≤ {MAX_RSS_PER_BYTE} × input size", max(r.rss) / size, MAX_RSS_PER_BYTE))
+        if case.get("small") and xref:
+            checks.append((f"{label}: one run ≤ {MAX_SMALL_VS_XMLLINT:.2f} × one xmllint --schema process", med[ours] / med[xref], MAX_SMALL_VS_XMLLINT))
+        if case["name"] in ("urls-50k", "urls-1m"):
+            per_byte[case["name"]] = (med[ours] / size, max(r.rss) / size)
+
+    if "urls-50k" in per_byte and "urls-1m" in per_byte:
+        (t_small, m_small), (t_big, m_big) = per_byte["urls-50k"], per_byte["urls-1m"]
+        checks.append((f"scaling: time per byte on urls-1m ≤ {MAX_SCALING} × on urls-50k", t_big / t_small, MAX_SCALING))
+        checks.append((f"scaling: peak RSS per byte on urls-1m ≤ {MAX_SCALING} × on urls-50k", m_big / m_small, MAX_SCALING))
+
+    header = ["input", "size", "tool", "median ms", "CPU ms", "MB/s", "peak RSS MiB", "RSS / size", "× xmllint", "× floor"]
+    print()
+    print("| " + " | ".join(header) + " |")
+    print("|" + "|".join(" --- " if i < 3 else " ---: " for i in range(len(header))) + "|")
+    for row in rows:
+        print("| " + " | ".join(row) + " |")
+    print()
+    print("| target | measured | verdict |")
+    print("| --- | ---: | --- |")
+    for label, value, limit in checks:
+        print(f"| {label} | {value:.2f} | {verdict(value <= limit)} |")
+    print()
+    cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "unknown CPU")
+    load = os.getloadavg()
+    print(f"{os.cpu_count()} × {cpu}; load average before the report {load[0]:.2f}; "
+          f"medians of {runs} alternating runs ({big_runs} for urls-1m); MB = 10^6 bytes; "
+          f"`× xmllint` compares with xmllint --stream --schema (with `xmllint --schema` for small-1000).")
+    if not GNU_TIME:
+        print("(/usr/bin/time is missing: peak RSS includes the driver's own memory; `apt-get install time`.)")
+    if args.quick:
+        print("(--quick: small inputs and one run each; the verdicts mean nothing at this size.)")
+    if failures:
+        print()
+        for f in failures:
+            print(f"FAILED: {f}")
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
