@@ -50,6 +50,7 @@ rules! {
     priority_invalid,
     value_whitespace,
     // Google extensions (structure).
+    extension_namespace,
     extension_placement,
     extension_structure,
     extension_value,

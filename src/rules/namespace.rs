@@ -80,10 +80,20 @@ fn diagnose(ns: &str) -> String {
     if ns.contains("sitemaps.org/schemas/sitemap/") {
         return "sitemaps.org defines only version `0.9`".into();
     }
-    if suggest::distance(ns, SITEMAP_NS) <= 4 {
+    if ns.len() <= 2 * SITEMAP_NS.len() && suggest::distance(ns, SITEMAP_NS) <= 4 {
         return "the namespace is misspelled".into();
     }
-    "this is not the sitemap namespace".into()
+    NOT_SITEMAP.into()
+}
+
+const NOT_SITEMAP: &str = "this is not the sitemap namespace";
+
+/// Whether `ns` is the sitemap namespace or one of the mistakes [`diagnose`] recognises (Google's
+/// retired namespaces, `https`, a trailing slash, a typo…): the namespace of sitemap elements,
+/// never an extension's.
+pub fn is_sitemap_like(ns: &str) -> bool {
+    let ns = ns.trim_matches(is_xml_space);
+    ns == SITEMAP_NS || diagnose(ns) != NOT_SITEMAP
 }
 
 /// The `xmlns` (or `xmlns:prefix`) attribute of `element` that declares the namespace of its name.
