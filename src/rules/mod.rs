@@ -51,6 +51,7 @@ rules! {
     value_whitespace,
     // Google extensions (structure).
     extension_namespace,
+    xhtml_link_namespace,
     extension_placement,
     extension_structure,
     extension_value,

@@ -4,7 +4,7 @@ use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
 use crate::model::{Child, ChildKind, Entry, EntryKind, Field, Kind, Sitemap};
 use crate::rule::{Context, Rule, RuleMeta};
-use crate::rules::missing_loc;
+use crate::rules::{missing_loc, xhtml_link_namespace};
 use crate::suggest;
 
 declare_rule! {
@@ -83,6 +83,7 @@ pub fn suggested_name(name: &str, allowed: &[&'static str]) -> Option<&'static s
 /// stays quiet about it).
 pub fn is_loc_lookalike(entry: &Entry<'_>, child: &Child<'_>) -> bool {
     child.kind == ChildKind::Unknown
+        && !xhtml_link_namespace::is_plain_hreflang_link(entry, child)
         && suggested_name(child.element.local_name(), allowed_children(entry.kind)) == Some("loc")
         && entry.field(Field::Loc).is_none()
 }
@@ -138,13 +139,40 @@ impl Rule for Check {
 
     fn check_entry(&self, sitemap: &Sitemap<'_>, entry: &Entry<'_>, cx: &mut Context<'_>) {
         let missing_loc_reports_lookalike = cx.settings.severity_of(&missing_loc::META).is_some();
+        let link_rule_reports_links = cx
+            .settings
+            .severity_of(&xhtml_link_namespace::META)
+            .is_some();
         for child in &entry.children {
             if missing_loc_reports_lookalike && is_loc_lookalike(entry, child) {
+                continue;
+            }
+            if xhtml_link_namespace::is_plain_hreflang_link(entry, child) {
+                if !link_rule_reports_links {
+                    report_plain_link(sitemap, child, cx);
+                }
                 continue;
             }
             report_child(sitemap, entry, child, cx);
         }
     }
+}
+
+/// An hreflang `<link>` without the XHTML namespace, when `xhtml-link-namespace` is turned off.
+fn report_plain_link(sitemap: &Sitemap<'_>, child: &Child<'_>, cx: &mut Context<'_>) {
+    let name = child.element.qualified_name(sitemap.source);
+    cx.report(
+        Diagnostic::new(
+            &META,
+            child.element.name_span.clone(),
+            format!("unknown element `<{name}>` in `<url>`"),
+        )
+        .with_label("did you mean `<xhtml:link>`?")
+        .with_help(format!(
+            "hreflang alternates are `<xhtml:link>` elements: declare `xmlns:xhtml=\"{}\"` and write `<xhtml:link>`",
+            crate::rules::extension_namespace::XHTML_NS
+        )),
+    );
 }
 
 fn report_child(sitemap: &Sitemap<'_>, entry: &Entry<'_>, child: &Child<'_>, cx: &mut Context<'_>) {
