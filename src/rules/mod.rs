@@ -52,6 +52,7 @@ rules! {
     // Google extensions (structure).
     extension_namespace,
     xhtml_link_namespace,
+    unknown_extension_namespace,
     extension_placement,
     extension_structure,
     extension_value,
