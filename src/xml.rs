@@ -720,6 +720,11 @@ fn describe(state: &mut State<'_>, buf: &str, error: &Error) -> Step {
             )
             .with_label(format!("`{prefix}:` is bound to no namespace"));
             let d = match known_namespace(prefix) {
+                Some(uri) if prefix == "mobile" => d
+                    .with_help(format!(
+                        "declare it on the root element: `xmlns:{prefix}=\"{uri}\"`"
+                    ))
+                    .with_note("Google no longer reads the mobile extension: removing the `<mobile:mobile/>` elements is fine too"),
                 Some(uri) => d.with_help(format!(
                     "declare it on the root element: `xmlns:{prefix}=\"{uri}\"`"
                 )),
@@ -1629,15 +1634,10 @@ fn no_root(state: &State<'_>) -> Step {
 
 /// Namespaces a sitemap commonly uses, by conventional prefix.
 pub fn known_namespace(prefix: &str) -> Option<&'static str> {
-    Some(match prefix {
-        "image" => "http://www.google.com/schemas/sitemap-image/1.1",
-        "video" => "http://www.google.com/schemas/sitemap-video/1.1",
-        "news" => "http://www.google.com/schemas/sitemap-news/0.9",
-        "xhtml" => "http://www.w3.org/1999/xhtml",
-        "mobile" => "http://www.google.com/schemas/sitemap-mobile/1.0",
-        "xsi" => "http://www.w3.org/2001/XMLSchema-instance",
-        _ => return None,
-    })
+    match prefix {
+        "xsi" => Some(crate::model::XSI_NS),
+        _ => crate::rules::extension_namespace::known_by_prefix(prefix).map(|k| k.uri),
+    }
 }
 
 /// Code points of common HTML entities that XML does not know.

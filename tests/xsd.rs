@@ -242,6 +242,16 @@ const CODES: &[ReasonCode] = &[
         meaning: "a Google extension element where schemas/ cannot reject it: its lax wildcard skips unknown names and validates image:image & co. outside `<url>` or in a sitemap index as if they were in place (XSD 1.0 has no \"other namespaces except\" wildcard); the official strict wildcard and sitemap-lint (extension-placement/-structure) reject it",
     },
     ReasonCode {
+        code: "near-miss-namespace",
+        explains: &[("invalid", "valid", "error")],
+        meaning: "elements in a namespace URI one typo away from the sitemap, a Google extension or XHTML namespace: the official strict wildcard finds no schema for it and rejects them, schemas/ skips them (lax), sitemap-lint names the right URI (extension-namespace, namespace, unknown-element)",
+    },
+    ReasonCode {
+        code: "beyond-xsd",
+        explains: &[("valid", "valid", "error")],
+        meaning: "a mistake schema validation does not see: a near-miss namespace declared but unused, an `xhtml:link` that the root's wildcard admits where no search engine reads it",
+    },
+    ReasonCode {
         code: "ext-url-absolute",
         explains: &[("valid", "invalid", "clean"), ("valid", "invalid", "error")],
         meaning: "an image/video URL that is not an absolute http(s) URL without unsafe characters: Google's xsd:anyURI accepts it, schemas/ (tExtUrl) rejects it; a `clean` sitemap-lint verdict means the linter has no error-level rule for it yet",

@@ -50,6 +50,9 @@ rules! {
     priority_invalid,
     value_whitespace,
     // Google extensions (structure).
+    extension_namespace,
+    xhtml_link_namespace,
+    unknown_extension_namespace,
     extension_placement,
     extension_structure,
     extension_value,

@@ -2,7 +2,7 @@
 
 use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
-use crate::model::{is_xml_space, ChildKind, Element, Kind, RawAttribute, Sitemap, SITEMAP_NS};
+use crate::model::{is_xml_space, Child, ChildKind, Element, Kind, RawAttribute, Sitemap, SITEMAP_NS};
 use crate::rule::{Context, Rule, RuleMeta};
 use crate::suggest;
 
@@ -14,7 +14,8 @@ declare_rule! {
     /// usual mistakes: no `xmlns` at all, Google's retired `0.84` and `0.9` namespaces, `https`, a
     /// trailing slash, `www` missing, the schema's URL instead of the namespace, wrong case, and
     /// typos; and, for entries, an `xmlns=""` that moves them out of the namespace, or a prefixed
-    /// root (`<sm:urlset>`) whose children lack the prefix. The rest of the file is checked in the
+    /// root (`<sm:urlset>`) whose children lack the prefix; and elements inside a sitemap whose own
+    /// `xmlns` is one of those mistakes (`<loc xmlns="…/0.9/">`), which search engines skip. The rest of the file is checked in the
     /// namespace the root uses, so one mistake gives one error, not one per element: elements that
     /// are outside the namespace for the same reason are reported together.
     ///
@@ -80,10 +81,20 @@ fn diagnose(ns: &str) -> String {
     if ns.contains("sitemaps.org/schemas/sitemap/") {
         return "sitemaps.org defines only version `0.9`".into();
     }
-    if suggest::distance(ns, SITEMAP_NS) <= 4 {
+    if ns.len() <= 2 * SITEMAP_NS.len() && suggest::distance(ns, SITEMAP_NS) <= 4 {
         return "the namespace is misspelled".into();
     }
-    "this is not the sitemap namespace".into()
+    NOT_SITEMAP.into()
+}
+
+const NOT_SITEMAP: &str = "this is not the sitemap namespace";
+
+/// Whether `ns` is the sitemap namespace or one of the mistakes [`diagnose`] recognises (Google's
+/// retired namespaces, `https`, a trailing slash, a typo…): the namespace of sitemap elements,
+/// never an extension's.
+pub fn is_sitemap_like(ns: &str) -> bool {
+    let ns = ns.trim_matches(is_xml_space);
+    ns == SITEMAP_NS || diagnose(ns) != NOT_SITEMAP
 }
 
 /// The `xmlns` (or `xmlns:prefix`) attribute of `element` that declares the namespace of its name.
@@ -155,6 +166,7 @@ impl Rule for Check {
 /// elements in the same wrong namespace are reported together.
 fn report_misplaced(sitemap: &Sitemap<'_>, cx: &mut Context<'_>) {
     let mut causes: Vec<&Element<'_>> = Vec::new();
+    let mut near = NearSitemap::default();
     for entry in &sitemap.entries {
         if !entry.namespace_ok {
             causes.push(&entry.element);
@@ -166,8 +178,17 @@ fn report_misplaced(sitemap: &Sitemap<'_>, cx: &mut Context<'_>) {
             {
                 causes.push(&child.element);
             }
+            if near.test(sitemap, child) {
+                causes.push(&child.element);
+            }
         }
     }
+    for child in &sitemap.other_children {
+        if near.test(sitemap, child) {
+            causes.push(&child.element);
+        }
+    }
+    causes.sort_by_key(|e| e.span.start);
     let mut groups: Vec<(Option<&str>, Vec<&Element<'_>>)> = Vec::new();
     for element in causes {
         let ns = element.namespace();
@@ -231,6 +252,34 @@ fn report_misplaced(sitemap: &Sitemap<'_>, cx: &mut Context<'_>) {
             ));
         }
         cx.report(d.with_help(help));
+    }
+}
+
+/// Finds children that the model counts as extension elements because their namespace differs
+/// from the root's, though it is a misspelling of the sitemap namespace (`<loc
+/// xmlns="http://www.sitemaps.org/schemas/sitemap/0.9/">`): search engines ignore them. Verdicts
+/// are remembered per namespace, so a file of a million `<image:image>` costs a comparison each.
+#[derive(Default)]
+struct NearSitemap<'a> {
+    seen: Vec<(&'a str, bool)>,
+}
+
+impl<'a> NearSitemap<'a> {
+    fn test(&mut self, sitemap: &Sitemap<'a>, child: &Child<'a>) -> bool {
+        if child.kind != ChildKind::Foreign || sitemap.namespace != Some(SITEMAP_NS) {
+            return false;
+        }
+        let Some(ns) = child.element.namespace() else {
+            return false;
+        };
+        if let Some((_, near)) = self.seen.iter().find(|(n, _)| *n == ns) {
+            return *near;
+        }
+        let near = is_sitemap_like(ns);
+        if self.seen.len() < 64 {
+            self.seen.push((ns, near));
+        }
+        near
     }
 }
 

@@ -4,7 +4,8 @@ use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
 use crate::model::{Child, ChildKind, Entry, EntryKind, Field, Kind, Sitemap};
 use crate::rule::{Context, Rule, RuleMeta};
-use crate::rules::missing_loc;
+use crate::rules::extension_namespace::XHTML_NS;
+use crate::rules::{missing_loc, xhtml_link_namespace};
 use crate::suggest;
 
 declare_rule! {
@@ -14,8 +15,11 @@ declare_rule! {
     /// or `<priority>` inside a sitemap index's `<sitemap>`, and anything but `<url>`/`<sitemap>`
     /// directly inside the root (such as a `<loc>` without its `<url>`). Misspellings and wrong case
     /// get a suggestion. Elements in other namespaces (extensions such as `image:image`) are not
-    /// reported by this rule; an element in no namespace inside a sitemap is. A misspelled `<loc>`
-    /// in an entry without `<loc>` is reported by `missing-loc`.
+    /// reported by this rule, except hreflang `<xhtml:link>` elements outside `<url>` (directly
+    /// inside `<urlset>`, or anywhere in a sitemap index), which describe no page there; an element
+    /// in no namespace inside a sitemap is. A misspelled `<loc>` in an entry without `<loc>` is
+    /// reported by `missing-loc`, an hreflang `<link>` without the `xhtml:` prefix by
+    /// `xhtml-link-namespace`.
     ///
     /// ## Why is this bad?
     /// The schema rejects them, Yandex reports "Unknown tag", and crawlers ignore their content: a
@@ -83,6 +87,7 @@ pub fn suggested_name(name: &str, allowed: &[&'static str]) -> Option<&'static s
 /// stays quiet about it).
 pub fn is_loc_lookalike(entry: &Entry<'_>, child: &Child<'_>) -> bool {
     child.kind == ChildKind::Unknown
+        && !xhtml_link_namespace::is_plain_hreflang_link(entry, child)
         && suggested_name(child.element.local_name(), allowed_children(entry.kind)) == Some("loc")
         && entry.field(Field::Loc).is_none()
 }
@@ -108,6 +113,10 @@ impl Rule for Check {
         let root = sitemap.root.qualified_name(source);
         let entry = sitemap.kind.entry_name();
         for child in &sitemap.other_children {
+            if is_xhtml(child) {
+                report_misplaced_xhtml(sitemap, child, None, cx);
+                continue;
+            }
             if child.kind != ChildKind::Unknown {
                 continue;
             }
@@ -138,13 +147,84 @@ impl Rule for Check {
 
     fn check_entry(&self, sitemap: &Sitemap<'_>, entry: &Entry<'_>, cx: &mut Context<'_>) {
         let missing_loc_reports_lookalike = cx.settings.severity_of(&missing_loc::META).is_some();
+        let link_rule_reports_links = cx
+            .settings
+            .severity_of(&xhtml_link_namespace::META)
+            .is_some();
         for child in &entry.children {
+            if entry.kind == EntryKind::Sitemap && sitemap.kind == Kind::Index && is_xhtml(child) {
+                report_misplaced_xhtml(sitemap, child, Some(entry), cx);
+                continue;
+            }
             if missing_loc_reports_lookalike && is_loc_lookalike(entry, child) {
+                continue;
+            }
+            if xhtml_link_namespace::is_plain_hreflang_link(entry, child) {
+                if !link_rule_reports_links {
+                    report_plain_link(sitemap, child, cx);
+                }
                 continue;
             }
             report_child(sitemap, entry, child, cx);
         }
     }
+}
+
+/// Whether `child` is an XHTML element (`xhtml:link`), which belongs only in `<url>`.
+fn is_xhtml(child: &Child<'_>) -> bool {
+    child.kind == ChildKind::Foreign && child.element.namespace() == Some(XHTML_NS)
+}
+
+/// An XHTML element (an hreflang `<xhtml:link>`) directly inside the root, or in a sitemap
+/// index's `<sitemap>` entry (`entry`): it describes no page there.
+fn report_misplaced_xhtml(
+    sitemap: &Sitemap<'_>,
+    child: &Child<'_>,
+    entry: Option<&Entry<'_>>,
+    cx: &mut Context<'_>,
+) {
+    let source = sitemap.source;
+    let name = child.element.qualified_name(source);
+    let root = sitemap.root.qualified_name(source);
+    let (message, label, help) = match (sitemap.kind, entry) {
+        (Kind::Index, Some(e)) => (
+            format!("`<{name}>` is not allowed in a sitemap index"),
+            format!("in a `<{}>` entry", e.element.qualified_name(source)),
+            format!("hreflang alternates describe pages: put `<{name}>` in the `<url>` of that page in a sitemap (`<urlset>`), not in the index"),
+        ),
+        (Kind::Index, None) => (
+            format!("`<{name}>` is not allowed in a sitemap index"),
+            format!("directly inside `<{root}>`"),
+            format!("hreflang alternates describe pages: put `<{name}>` in the `<url>` of that page in a sitemap (`<urlset>`), not in the index"),
+        ),
+        _ => (
+            format!("`<{name}>` is outside any `<url>`"),
+            format!("directly inside `<{root}>`"),
+            format!("move it into the `<url>` of the page it belongs to: search engines read `<{name}>` only inside `<url>`"),
+        ),
+    };
+    cx.report(
+        Diagnostic::new(&META, child.element.name_span.clone(), message)
+            .with_label(label)
+            .with_help(help),
+    );
+}
+
+/// An hreflang `<link>` without the XHTML namespace, when `xhtml-link-namespace` is turned off.
+fn report_plain_link(sitemap: &Sitemap<'_>, child: &Child<'_>, cx: &mut Context<'_>) {
+    let name = child.element.qualified_name(sitemap.source);
+    cx.report(
+        Diagnostic::new(
+            &META,
+            child.element.name_span.clone(),
+            format!("unknown element `<{name}>` in `<url>`"),
+        )
+        .with_label("did you mean `<xhtml:link>`?")
+        .with_help(format!(
+            "hreflang alternates are `<xhtml:link>` elements: declare `xmlns:xhtml=\"{}\"` and write `<xhtml:link>`",
+            XHTML_NS
+        )),
+    );
 }
 
 fn report_child(sitemap: &Sitemap<'_>, entry: &Entry<'_>, child: &Child<'_>, cx: &mut Context<'_>) {
