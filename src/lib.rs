@@ -20,6 +20,7 @@ pub mod model;
 pub mod render;
 pub mod rule;
 pub mod rules;
+pub mod site_set;
 pub mod source;
 pub mod suggest;
 pub mod uri;
@@ -50,6 +51,9 @@ pub struct Settings {
     /// The local folder that holds the site's files (`--site-root`, or `site-root` in the config
     /// file): a child sitemap's URL under the index's site maps to a file below it.
     pub site_root: Option<std::path::PathBuf>,
+    /// Keep each file's `<loc>` fingerprints in its report for the check across the files of a
+    /// run ([`site_set`]); set by the CLI when several files are checked.
+    pub collect_set: bool,
 }
 
 impl Default for Settings {
@@ -62,6 +66,7 @@ impl Default for Settings {
                 .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX)),
             sitemap_url: None,
             site_root: None,
+            collect_set: false,
         }
     }
 }
