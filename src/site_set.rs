@@ -2,10 +2,12 @@
 //!
 //! A run over several files (named, or found in a directory) is checked as a *set*: while each file
 //! is checked, the engine keeps a compact [`FileSummary`] (its kind, a 64-bit fingerprint and the
-//! span of every `<loc>`, the URLs an index lists); [`check_set`] then links each index to the
-//! checked files its children map to and reports what no single file shows: a child that is
-//! itself an index, an index that lists itself, a child missing locally, and URLs listed in
-//! several files of the set. Memory is 16 bytes per URL (fingerprint and span), never the text.
+//! span of every `<loc>`, the URLs an index lists); [`SetCheck`], fed the files in output order,
+//! links each index to the checked files its children map to and adds to the file's report what
+//! no single file shows: a child that is itself an index, an index that lists itself, a child
+//! missing locally, and URLs already listed in an earlier file of the set. Memory: 16 bytes per
+//! URL of the file in hand, and one fingerprint (8 bytes) and file number per distinct URL of the
+//! run, never the URL text.
 //!
 //! How a child's URL maps to a checked file (see [`Site`]):
 //! - with a site root (`--site-root DIR`, or derived from the index's own path when
@@ -312,6 +314,8 @@ pub struct Site {
     pub root: Option<PathBuf>,
     /// Whether `root` was given (`--site-root`): only then is a child missing locally reported.
     pub root_given: bool,
+    /// `--site-root` as written, for messages.
+    root_shown: Option<PathBuf>,
     /// `scheme://host[:port]` of `--sitemap-url`.
     pub origin: Option<String>,
     /// Every checked file, absolute and lexically normalised (`None` for stdin).
@@ -330,6 +334,7 @@ impl Site {
             sitemap_url: sitemap_url.map(str::to_owned),
             root: site_root.map(absolute),
             root_given: site_root.is_some(),
+            root_shown: site_root.map(Path::to_path_buf),
             files,
             ..Site::default()
         };
@@ -388,15 +393,14 @@ impl Site {
         Some(url)
     }
 
-    /// The local file a child URL maps to (see the module docs), if it can be mapped.
-    fn local_path(&self, child: &str) -> Option<PathBuf> {
+    /// The local file a child URL maps to (see the module docs), if it is on `site` (the
+    /// index's origin).
+    fn local_path(&self, child: &str, site: &str) -> Option<PathBuf> {
         let root = self.root.as_ref()?;
         let parts = UrlParts::parse(child)?;
-        if let Some(origin) = &self.origin {
-            let o = UrlParts::parse(origin)?;
-            if !o.same_origin(origin, &parts, child) {
-                return None;
-            }
+        let o = UrlParts::parse(site)?;
+        if !o.same_origin(site, &parts, child) {
+            return None;
         }
         let mut path = root.clone();
         for segment in child[parts.path.clone()].split('/') {
@@ -409,10 +413,23 @@ impl Site {
         Some(path)
     }
 
-    /// The checked file a child URL links to.
-    fn link(&self, child: &str) -> Link {
+    /// `path` as the user wrote the site root (`public/sitemaps/a.xml`), for messages.
+    fn shown(&self, path: &Path) -> String {
+        match (&self.root, &self.root_shown) {
+            (Some(root), Some(shown)) => path
+                .strip_prefix(root)
+                .map_or_else(|_| path.to_path_buf(), |rel| shown.join(rel)),
+            _ => path.to_path_buf(),
+        }
+        .display()
+        .to_string()
+    }
+
+    /// The checked file a child URL links to; `site` is the index's origin (its URL's, else its
+    /// first child's), `scheme://host[:port]`.
+    fn link(&self, child: &str, site: &str) -> Link {
         if self.root.is_some() {
-            let Some(local) = self.local_path(child) else {
+            let Some(local) = self.local_path(child, site) else {
                 return Link::OffSite;
             };
             return match self.files.iter().position(|f| f.as_ref() == Some(&local)) {
@@ -441,6 +458,12 @@ impl Site {
             _ => Link::Unchecked,
         }
     }
+}
+
+/// `scheme://host[:port]` of a URL.
+fn origin_of(url: &str) -> Option<String> {
+    let p = UrlParts::parse(url)?;
+    Some(url[..p.host.end].to_owned() + &port_suffix(url, &p))
 }
 
 fn port_suffix(url: &str, parts: &UrlParts) -> String {
@@ -511,22 +534,6 @@ fn percent_decode(s: &str) -> Option<String> {
 // ---------------------------------------------------------------------------------------------
 // The set check
 
-/// One checked file as the set check sees it.
-#[derive(Debug)]
-pub struct SetFile {
-    /// The name used in messages (as in the file's report).
-    pub name: String,
-    pub summary: FileSummary,
-}
-
-/// What [`check_set`] found.
-#[derive(Debug, Default)]
-pub struct SetResult {
-    /// Per file (same order as the input): diagnostics, sorted by position, severities applied.
-    pub diagnostics: Vec<Vec<Diagnostic>>,
-    pub totals: Totals,
-}
-
 /// Counts over the checked files.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct Totals {
@@ -539,133 +546,189 @@ pub struct Totals {
     pub linked: usize,
 }
 
-/// Links indexes to their children among `files` and reports across files (see the module docs).
-/// `files[i]` is the `i`-th file `site` was built with.
-pub fn check_set(files: &[SetFile], site: &Site, settings: &Settings) -> SetResult {
-    let mut out: Vec<Vec<Diagnostic>> = files.iter().map(|_| Vec::new()).collect();
-    let mut totals = Totals {
-        files: files.len(),
-        ..Totals::default()
-    };
-    let index_child_on = settings.severity_of(&index_child::META).is_some();
-    for (i, f) in files.iter().enumerate() {
-        match f.summary.kind {
-            Kind::UrlSet => totals.sitemaps += 1,
-            Kind::Index => totals.indexes += 1,
+/// The check across the files of one run, fed the files in output order.
+///
+/// Every finding belongs to a file that has just been checked, so it joins that file's report
+/// before the report is rendered: a URL already listed in an *earlier* file is found in the
+/// fingerprints seen so far (8 bytes of key and 4 of file number per distinct URL), and whether
+/// a child of an index is itself an index is known for earlier files and read from the first
+/// bytes of later ones ([`sniff_kind`]). Output stays streaming, one entry per file.
+pub struct SetCheck<'s> {
+    site: &'s Site,
+    /// File names in output order (for messages).
+    names: Vec<String>,
+    /// Local paths in output order (`None` for stdin or unreadable input).
+    paths: Vec<Option<PathBuf>>,
+    /// Kinds of the files checked so far.
+    kinds: Vec<Option<Kind>>,
+    /// Fingerprint → the first file (output order) that lists it.
+    first: FingerprintMap<u32>,
+    reported: usize,
+    pub totals: Totals,
+}
+
+impl<'s> SetCheck<'s> {
+    /// `names` and `paths`: every file of the run, in output order, as `site` was built with.
+    pub fn new(site: &'s Site, names: Vec<String>, paths: Vec<Option<PathBuf>>) -> Self {
+        let n = names.len();
+        SetCheck {
+            site,
+            names,
+            paths,
+            kinds: vec![None; n],
+            first: FingerprintMap::default(),
+            reported: 0,
+            totals: Totals::default(),
+        }
+    }
+
+    /// The findings of file `i` (called once per file, in output order), severities applied.
+    pub fn file(
+        &mut self,
+        i: usize,
+        summary: &FileSummary,
+        settings: &Settings,
+    ) -> Vec<Diagnostic> {
+        let mut out = Vec::new();
+        self.totals.files += 1;
+        match summary.kind {
+            Kind::UrlSet => self.totals.sitemaps += 1,
+            Kind::Index => self.totals.indexes += 1,
             Kind::Other => {}
         }
-        totals.urls += f.summary.urls();
-        // The engine already reported self-listing when the file's URL was known.
-        let url_known = site.url_of(i).is_some();
-        for (child, span) in &f.summary.children {
-            let d = match site.link(child) {
-                Link::File(j) => {
-                    totals.linked += 1;
-                    if j == i && !url_known {
-                        Some(index_child::self_listing(span.clone(), child))
-                    } else if j != i && files[j].summary.kind == Kind::Index {
-                        Some(index_child::nested(span.clone(), &files[j].name))
-                    } else {
-                        None
-                    }
-                }
-                Link::Missing(path) if site.root_given => Some(index_child::missing(
-                    span.clone(),
-                    &path.display().to_string(),
-                )),
-                _ => None,
-            };
-            if let Some(d) = d.filter(|_| index_child_on) {
-                out[i].push(d);
-            }
+        self.totals.urls += summary.urls();
+        if let Some(k) = self.kinds.get_mut(i) {
+            *k = Some(summary.kind);
         }
-    }
-    if settings.severity_of(&duplicate_loc::META).is_some() {
-        duplicates_across_files(files, &mut out);
-    }
-    for diagnostics in &mut out {
-        diagnostics.retain_mut(|d| match settings.severity_of(d.rule) {
+        self.children(i, summary, &mut out);
+        if settings.severity_of(&duplicate_loc::META).is_some() {
+            self.duplicates(i, summary, &mut out);
+        }
+        out.retain_mut(|d| match settings.severity_of(d.rule) {
             Some(sev) => {
                 d.severity = sev;
                 true
             }
             None => false,
         });
-        diagnostics.sort_by(|a, b| {
-            (a.primary.span.start, a.rule.name).cmp(&(b.primary.span.start, b.rule.name))
-        });
+        out
     }
-    SetResult {
-        diagnostics: out,
-        totals,
-    }
-}
 
-/// URLs of sitemaps listed in several files: each file after the first (in output order) gets a
-/// warning on its first occurrence. Within-file repeats are `duplicate-loc`'s single-file part.
-fn duplicates_across_files(files: &[SetFile], out: &mut [Vec<Diagnostic>]) {
-    let total: usize = files.iter().map(|f| f.summary.locs.len()).sum();
-    if files.len() < 2 || total == 0 {
-        return;
-    }
-    // (fingerprint, file, start, end), 24 bytes per URL for the duration of the check.
-    let mut all: Vec<(u64, u32, u32, u32)> = Vec::with_capacity(total);
-    for (i, f) in files.iter().enumerate() {
-        let Ok(i) = u32::try_from(i) else { break };
-        all.extend(
-            f.summary
-                .locs
-                .iter()
-                .map(|l| (l.fingerprint, i, l.start, l.end)),
-        );
-    }
-    all.sort_unstable();
-    let mut reported = 0usize;
-    let mut omitted = 0usize;
-    let mut last: Option<usize> = None;
-    let mut g = 0;
-    while g < all.len() {
-        let fp = all[g].0;
-        let end = all[g..]
-            .iter()
-            .position(|e| e.0 != fp)
-            .map_or(all.len(), |p| g + p);
-        let first_file = all[g].1;
-        let mut prev_file = first_file;
-        for &(_, file, start, stop) in &all[g + 1..end] {
-            if file == prev_file {
-                continue; // a repeat within one file
+    fn children(&mut self, i: usize, summary: &FileSummary, out: &mut Vec<Diagnostic>) {
+        let site = self.site;
+        let own_url = site.url_of(i);
+        // The engine already reported self-listing when the file's URL was known.
+        let url_known = own_url.is_some();
+        let Some(origin) = own_url
+            .as_deref()
+            .or(summary.children.first().map(|c| c.0.as_str()))
+            .and_then(origin_of)
+        else {
+            return;
+        };
+        for (child, span) in &summary.children {
+            match site.link(child, &origin) {
+                Link::File(j) => {
+                    self.totals.linked += 1;
+                    if j == i {
+                        if !url_known {
+                            out.push(index_child::self_listing(span.clone(), child));
+                        }
+                        continue;
+                    }
+                    let kind = match self.kinds.get(j).copied().flatten() {
+                        Some(k) => Some(k),
+                        None => self
+                            .paths
+                            .get(j)
+                            .cloned()
+                            .flatten()
+                            .and_then(|p| sniff_kind(&p)),
+                    };
+                    if kind == Some(Kind::Index) {
+                        out.push(index_child::nested(span.clone(), &self.names[j]));
+                    }
+                }
+                Link::Missing(path) if site.root_given => {
+                    out.push(index_child::missing(span.clone(), &site.shown(&path)));
+                }
+                _ => {}
             }
-            prev_file = file;
-            if reported >= MAX_REPORTS_PER_RULE {
+        }
+    }
+
+    /// URLs of this sitemap already listed in an earlier file: a warning on the first
+    /// occurrence in this file (repeats within the file are `duplicate-loc`'s own part).
+    fn duplicates(&mut self, i: usize, summary: &FileSummary, out: &mut Vec<Diagnostic>) {
+        let Ok(me) = u32::try_from(i) else { return };
+        let mut omitted = 0usize;
+        // URLs of this file already reported (only duplicates are kept here).
+        let mut here: FingerprintMap<()> = FingerprintMap::default();
+        for l in &summary.locs {
+            let first = *self.first.entry(l.fingerprint).or_insert(me);
+            if first == me || here.insert(l.fingerprint, ()).is_some() {
+                continue;
+            }
+            if self.reported >= MAX_REPORTS_PER_RULE {
                 omitted += 1;
                 continue;
             }
-            reported += 1;
-            let first = &files[first_file as usize].name;
-            out[file as usize].push(duplicate_loc::across_files(
-                start as usize..stop as usize,
-                first,
+            self.reported += 1;
+            out.push(duplicate_loc::across_files(
+                l.start as usize..l.end as usize,
+                &self.names[first as usize],
             ));
-            last = Some(file as usize);
         }
-        g = end;
-    }
-    if omitted > 0 {
-        if let Some(d) = last.and_then(|f| out[f].last_mut()) {
-            d.notes.push(format!(
-                "{omitted} more URLs listed in several files of the set were not reported (at most {MAX_REPORTS_PER_RULE})"
-            ));
+        if omitted > 0 {
+            if let Some(d) = out
+                .iter_mut()
+                .rev()
+                .find(|d| d.rule == &duplicate_loc::META)
+            {
+                d.notes.push(format!(
+                    "{omitted} more URLs of this file listed in earlier files of the set were not reported (at most {MAX_REPORTS_PER_RULE} in a run)"
+                ));
+            }
         }
     }
 }
 
-/// Reads a checked file again to show the set findings with their source lines: the same bytes
-/// decode to the same text, so the spans of its summary still apply.
-pub fn reload(path: &Path, name: &str, settings: &Settings) -> std::io::Result<crate::SourceFile> {
-    let bytes = crate::input::load(std::fs::File::open(path)?, settings.max_size)?;
-    let decoded = crate::encoding::decode(&bytes.data);
-    Ok(crate::SourceFile::new(name, decoded.text))
+/// Whether the file at `path` is a sitemap or an index, from its root element's name in the
+/// first 64 KiB (decompressed when gzip). `None` when it cannot be read or has no start tag.
+pub fn sniff_kind(path: &Path) -> Option<Kind> {
+    use std::io::Read;
+    let mut file = std::fs::File::open(path).ok()?;
+    let mut head = [0u8; 2];
+    let n = file.read(&mut head).ok()?;
+    let file = std::fs::File::open(path).ok()?;
+    let mut buf = Vec::new();
+    if n == 2 && head == [0x1f, 0x8b] {
+        flate2::read::MultiGzDecoder::new(file)
+            .take(65_536)
+            .read_to_end(&mut buf)
+            .ok()?;
+    } else {
+        file.take(65_536).read_to_end(&mut buf).ok()?;
+    }
+    let text = String::from_utf8_lossy(&buf);
+    let mut rest: &str = &text;
+    loop {
+        let at = rest.find('<')?;
+        rest = &rest[at + 1..];
+        if rest.starts_with('?') || rest.starts_with('!') {
+            continue;
+        }
+        let name: String = rest
+            .chars()
+            .take_while(|c| !c.is_whitespace() && *c != '>' && *c != '/')
+            .collect();
+        let local = name.rsplit(':').next().unwrap_or("");
+        return Some(match local {
+            "sitemapindex" => Kind::Index,
+            "urlset" => Kind::UrlSet,
+            _ => Kind::Other,
+        });
+    }
 }
 
 #[cfg(test)]
@@ -727,8 +790,9 @@ mod tests {
         assert_eq!(site.named, Some(0));
         assert_eq!(site.root.as_deref(), Some(Path::new("/srv/out")));
         assert_eq!(site.url_of(1).as_deref(), Some("https://example.com/a.xml"));
-        assert_eq!(site.link("https://example.com/a.xml"), Link::File(1));
-        assert_eq!(site.link("https://other.example/a.xml"), Link::OffSite);
-        assert_eq!(site.link("https://example.com/../a.xml"), Link::OffSite);
+        let o = "https://example.com";
+        assert_eq!(site.link("https://example.com/a.xml", o), Link::File(1));
+        assert_eq!(site.link("https://other.example/a.xml", o), Link::OffSite);
+        assert_eq!(site.link("https://example.com/../a.xml", o), Link::OffSite);
     }
 }
