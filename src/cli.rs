@@ -17,6 +17,7 @@ use std::thread;
 use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
 use sitemap_lint::render::{self, statistics::Statistics, Checked, Format, RenderOptions, Summary};
+use sitemap_lint::site_set::{SetCheck, Site};
 use sitemap_lint::{check_bytes, input, rules, FileReport, Settings, Severity};
 
 use crate::discover::Discovery;
@@ -195,6 +196,25 @@ struct CheckArgs {
     now: Option<i64>,
     #[command(flatten)]
     config: ConfigArgs,
+    /// The URL the checked sitemap is served at: its `<loc>` must lie in its folder, on its
+    /// scheme, host and port. With several files, the one whose name ends the URL
+    #[arg(long, value_name = "URL", value_parser = parse_sitemap_url)]
+    sitemap_url: Option<String>,
+    /// The local folder of the site's files: an index's children map to files below it
+    /// (`https://example.com/sitemaps/a.xml` → `DIR/sitemaps/a.xml`)
+    #[arg(long, value_name = "DIR")]
+    site_root: Option<PathBuf>,
+}
+
+/// Parses `--sitemap-url`: an absolute `http(s)` URL without errors.
+fn parse_sitemap_url(value: &str) -> Result<String, String> {
+    match sitemap_lint::uri::check_http_url(value)
+        .iter()
+        .find(|p| p.kind.is_error())
+    {
+        Some(p) => Err(format!("not a valid http(s) URL: {}", p.message)),
+        None => Ok(value.to_string()),
+    }
 }
 
 /// Parses `--now`: a complete date, or a date and time with a time zone.
@@ -313,6 +333,18 @@ fn check(args: CheckArgs, stdout: &mut dyn Write) -> io::Result<u8> {
     if let Some(now) = args.now {
         settings.now = now;
     }
+    if let Some(root) = &args.site_root {
+        if !root.is_dir() {
+            return usage_error(&format!(
+                "--site-root `{}` is not a directory",
+                root.display()
+            ));
+        }
+        settings.site_root = Some(root.clone());
+    }
+    if args.sitemap_url.is_some() {
+        settings.sitemap_url = args.sitemap_url.clone();
+    }
     let format = args.format.format();
     if args.statistics && !matches!(format, Format::Human | Format::Concise | Format::Json) {
         return usage_error("--statistics works with --format human, concise or json");
@@ -411,10 +443,40 @@ fn check(args: CheckArgs, stdout: &mut dyn Write) -> io::Result<u8> {
         .map_or(1, NonZeroUsize::get);
     let mut summary = Summary::default();
     let mut internal_error = false;
+    // The command line wins; otherwise the first input's configuration file may say where the
+    // site is.
+    if settings.sitemap_url.is_none() {
+        settings.sitemap_url = per_target.first().and_then(|s| s.sitemap_url.clone());
+    }
+    if settings.site_root.is_none() {
+        settings.site_root = per_target.first().and_then(|s| s.site_root.clone());
+    }
+    // Several files (or a site root) make a set: see `site_set` and README.
+    let set = SetRun::new(&targets, &mut settings);
+    let mut set_check = set.check(&targets);
+    let per_target: Vec<Settings> = per_target
+        .iter()
+        .enumerate()
+        .map(|(i, s)| set.settings_for(i, s, settings.collect_set))
+        .collect();
     let work = |i: usize| check_target(&targets[i], &per_target[i]);
     run_ordered(targets.len(), jobs, work, |i, outcome| match outcome {
         Ok(mut outcome) => {
             internal_error |= outcome.report.internal_error();
+            if let Some(check) = &mut set_check {
+                let found = check.file(i, &outcome.report.site, &per_target[i]);
+                if !found.is_empty() {
+                    let report = &mut outcome.report;
+                    report.diagnostics.extend(found);
+                    report.diagnostics.sort_by(|a, b| {
+                        (a.primary.span.start, a.primary.span.end, a.rule.name).cmp(&(
+                            b.primary.span.start,
+                            b.primary.span.end,
+                            b.rule.name,
+                        ))
+                    });
+                }
+            }
             if args.quiet {
                 outcome
                     .report
@@ -441,6 +503,7 @@ fn check(args: CheckArgs, stdout: &mut dyn Write) -> io::Result<u8> {
             Ok(())
         }
     })?;
+    let set_line = set_line(set_check.as_ref(), set.site.root_given);
     renderer.finish(&summary, out)?;
     out.flush()?;
 
@@ -460,6 +523,9 @@ fn check(args: CheckArgs, stdout: &mut dyn Write) -> io::Result<u8> {
             "ok"
         };
         let mut line = format!("sitemap-lint: {status}: {}", summary.line());
+        if let Some(set_line) = &set_line {
+            line.push_str(&format!("; {set_line}"));
+        }
         if unreadable > 0 {
             line.push_str(&format!(
                 "; {} could not be checked",
@@ -479,6 +545,77 @@ fn check(args: CheckArgs, stdout: &mut dyn Write) -> io::Result<u8> {
         EXIT_ERRORS
     } else {
         EXIT_OK
+    })
+}
+
+/// How the run relates files to URLs ([`site_set`]), and whether the files form a set.
+struct SetRun {
+    site: Site,
+    /// Whether summaries are kept and compared (several files, or `--site-root`).
+    active: bool,
+}
+
+impl SetRun {
+    fn new(targets: &[Target], settings: &mut Settings) -> SetRun {
+        let paths: Vec<Option<&std::path::Path>> = targets.iter().map(target_path).collect();
+        let site = Site::new(
+            settings.sitemap_url.as_deref(),
+            settings.site_root.as_deref(),
+            &paths,
+        );
+        if settings.sitemap_url.is_some() && site.named.is_none() {
+            eprintln!(
+                "sitemap-lint: warning: --sitemap-url names none of the {} checked files (by its last path segment); it applies to none",
+                targets.len()
+            );
+        }
+        let active = targets.len() > 1 || settings.site_root.is_some();
+        settings.collect_set = active;
+        SetRun { site, active }
+    }
+
+    /// The settings file `i` is checked with: its own URL, when known.
+    fn settings_for(&self, i: usize, settings: &Settings, collect_set: bool) -> Settings {
+        Settings {
+            sitemap_url: self.site.url_of(i),
+            collect_set,
+            ..settings.clone()
+        }
+    }
+
+    fn check<'s>(&'s self, targets: &[Target]) -> Option<SetCheck<'s>> {
+        self.active.then(|| {
+            SetCheck::new(
+                &self.site,
+                targets.iter().map(|t| t.display.clone()).collect(),
+                targets
+                    .iter()
+                    .map(|t| target_path(t).map(std::path::Path::to_path_buf))
+                    .collect(),
+            )
+        })
+    }
+}
+
+fn target_path(t: &Target) -> Option<&std::path::Path> {
+    match &t.source {
+        Source::File(p) => Some(p.as_path()),
+        Source::Stdin => None,
+    }
+}
+
+/// The set's totals for the summary line, when the files formed a set (an index linked to a
+/// checked child, or `--site-root`).
+fn set_line(check: Option<&SetCheck<'_>>, root_given: bool) -> Option<String> {
+    let t = check?.totals;
+    (t.linked > 0 || root_given).then(|| {
+        format!(
+            "set of {} {} and {}: {}",
+            t.indexes,
+            if t.indexes == 1 { "index" } else { "indexes" },
+            render::plural(t.sitemaps, "sitemap"),
+            render::plural(t.urls, "URL")
+        )
     })
 }
 

@@ -21,6 +21,9 @@ pub struct FileReport {
     pub source: SourceFile,
     /// Sorted by position, then rule name; severities already applied, disabled rules removed.
     pub diagnostics: Vec<Diagnostic>,
+    /// Kind, entry count and (with [`Settings::collect_set`]) fingerprints, for the totals and
+    /// the check across files ([`crate::site_set`]).
+    pub site: crate::site_set::FileSummary,
 }
 
 impl FileReport {
@@ -52,7 +55,11 @@ pub fn check_reader(
 /// Checks bytes already read (see [`input::load`]). Never panics: a panic inside is reported as
 /// an `internal-error` diagnostic.
 pub fn check_bytes(name: &str, bytes: Bytes, settings: &Settings) -> FileReport {
-    let result = catch_unwind(AssertUnwindSafe(move || run(name, bytes, settings)));
+    let mut site = crate::site_set::FileSummary::default();
+    let site_out = &mut site;
+    let result = catch_unwind(AssertUnwindSafe(move || {
+        run(name, bytes, settings, site_out)
+    }));
     let (source, diagnostics, directives) = match result {
         Ok(out) => out,
         Err(panic) => {
@@ -68,10 +75,13 @@ pub fn check_bytes(name: &str, bytes: Bytes, settings: &Settings) -> FileReport 
             )
             .with_note(format!("panic: {what}"))
             .with_help("this is a bug in sitemap-lint, not in the file; please report it with the file attached");
+            site = crate::site_set::FileSummary::default();
             (SourceFile::new(name, ""), vec![d], Vec::new())
         }
     };
-    finish(source, diagnostics, &directives, settings)
+    let mut report = finish(source, diagnostics, &directives, settings);
+    report.site = site;
+    report
 }
 
 /// Applies inline suppressions, configured severities, drops disabled rules, clamps spans and sorts.
@@ -105,13 +115,19 @@ fn finish(
     FileReport {
         source,
         diagnostics,
+        site: crate::site_set::FileSummary::default(),
     }
 }
 
 /// What [`run`] found: the text, the diagnostics, and the suppression comments.
 type RunOutput = (SourceFile, Vec<Diagnostic>, Vec<Directive>);
 
-fn run(name: &str, bytes: Bytes, settings: &Settings) -> RunOutput {
+fn run(
+    name: &str,
+    bytes: Bytes,
+    settings: &Settings,
+    site: &mut crate::site_set::FileSummary,
+) -> RunOutput {
     // Test hook (debug builds only): panic on purpose for files whose name ends with the value, so
     // tests can show that a panic is contained to its file (tests/hostile.rs).
     #[cfg(debug_assertions)]
@@ -315,7 +331,7 @@ fn run(name: &str, bytes: Bytes, settings: &Settings) -> RunOutput {
         crate::xml::check_tree(&doc, parse_text, prolog.skip, &mut out);
         directives = suppress::find(&doc, parse_text, prolog.skip);
         let mut sitemap = Sitemap::build(&doc, parse_text, prolog.skip);
-        check_rules(&mut sitemap, &mut cx, settings);
+        check_rules(&mut sitemap, &mut cx, settings, site);
         // A value that holds patched text (where an XML error was) or bytes that were not UTF-8
         // is not what the file says: judging it would repeat the error already reported.
         let garbled = |d: &Diagnostic| {
@@ -426,7 +442,13 @@ fn invalid_utf8_diagnostic(span: Range<usize>, raw: &[u8]) -> Diagnostic {
 ///
 /// An entry's children (and the values and caches they hold) are released once every rule has
 /// seen it, so memory does not grow with per-value results on files of millions of entries.
-fn check_rules(sitemap: &mut Sitemap<'_>, cx: &mut Context<'_>, settings: &Settings) {
+fn check_rules(
+    sitemap: &mut Sitemap<'_>,
+    cx: &mut Context<'_>,
+    settings: &Settings,
+    site: &mut crate::site_set::FileSummary,
+) {
+    site.kind = sitemap.kind;
     let enabled: Vec<_> = r::ALL
         .iter()
         .filter(|rule| settings.severity_of(rule.meta()).is_some())
@@ -448,6 +470,7 @@ fn check_rules(sitemap: &mut Sitemap<'_>, cx: &mut Context<'_>, settings: &Setti
             for collector in &mut collectors {
                 collector.entry(sitemap, entry, cx);
             }
+            site.entry(sitemap, entry, settings.collect_set);
         }
         sitemap.entries[i].children = Vec::new();
     }

@@ -21,6 +21,7 @@ pub mod model;
 pub mod render;
 pub mod rule;
 pub mod rules;
+pub mod site_set;
 pub mod source;
 pub mod suggest;
 pub mod suppress;
@@ -55,6 +56,9 @@ pub struct Settings {
     /// The longest `<loc>` accepted, in characters (`loc-length`): 2,048 (the protocol's limit)
     /// unless the config file's `max-url-length` or `preset` (Yandex: 1,024) says otherwise.
     pub max_url_length: usize,
+    /// Keep each file's `<loc>` fingerprints in its report for the check across the files of a
+    /// run ([`site_set`]); set by the CLI when several files are checked.
+    pub collect_set: bool,
 }
 
 impl Default for Settings {
@@ -68,6 +72,7 @@ impl Default for Settings {
             sitemap_url: None,
             site_root: None,
             max_url_length: config::DEFAULT_MAX_URL_LENGTH,
+            collect_set: false,
         }
     }
 }

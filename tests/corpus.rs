@@ -2,6 +2,10 @@
 //! the `.expected` file beside it), its `pass_*` fixtures must not; `corpus/cases/` files are
 //! whole-sitemap cases compared the same way.
 //!
+//! Every fixture is checked at a fixed "now", 2024-11-21T12:00:00Z ([`NOW`]), so date rules do not
+//! depend on the clock, and with the opt-in rule of its folder turned on. A fixture that needs the
+//! sitemap's URL has a sidecar `<fixture>.args` with one line `--sitemap-url URL`.
+//!
 //! Update the expected files after a reviewed change with `UPDATE_EXPECT=1 cargo test --test corpus`
 //! (or `UPDATE_EXPECT=rule-a,rule-b` for some rule folders only, `UPDATE_EXPECT=cases` for the cases).
 
@@ -15,14 +19,20 @@ fn corpus() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus")
 }
 
-/// Fixture files of a folder (everything except `.expected` and README files), sorted.
+/// "Now" for every fixture: 2024-11-21T12:00:00Z.
+const NOW: i64 = 1_732_190_400;
+
+/// Fixture files of a folder (everything except `.expected`, `.args` and README files), sorted.
 fn fixtures(dir: &Path) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = fs::read_dir(dir)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
         .map(|e| e.unwrap().path())
         .filter(|p| {
             let name = p.file_name().unwrap().to_string_lossy();
-            p.is_file() && !name.ends_with(".expected") && !name.ends_with(".md")
+            p.is_file()
+                && !name.ends_with(".expected")
+                && !name.ends_with(".args")
+                && !name.ends_with(".md")
         })
         .collect();
     files.sort();
@@ -36,7 +46,27 @@ fn check(path: &Path) -> FileReport {
         .to_string_lossy()
         .replace('\\', "/");
     let bytes = fs::read(path).unwrap();
-    check_reader(&name, &bytes[..], &Settings::default()).unwrap()
+    let mut settings = Settings {
+        now: NOW,
+        ..Settings::default()
+    };
+    if let Some(meta) = path
+        .parent()
+        .and_then(|d| d.file_name())
+        .and_then(|n| rules::find(&n.to_string_lossy()))
+        .filter(|m| m.opt_in)
+    {
+        settings
+            .overrides
+            .insert(meta.name, Some(meta.default_severity));
+    }
+    if let Ok(args) = fs::read_to_string(format!("{}.args", path.display())) {
+        match args.split_whitespace().collect::<Vec<_>>()[..] {
+            ["--sitemap-url", url] => settings.sitemap_url = Some(url.to_string()),
+            _ => panic!("{}.args: expected `--sitemap-url URL`", path.display()),
+        }
+    }
+    check_reader(&name, &bytes[..], &settings).unwrap()
 }
 
 fn rendered(report: FileReport) -> String {

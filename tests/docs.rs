@@ -31,6 +31,15 @@ fn readme_rules_table_is_fresh() {
     }
 }
 
+/// Rules whose examples are checked as served at a URL (their docs say so above the example).
+const EXAMPLE_SITEMAP_URLS: &[(&str, &str)] = &[
+    (
+        "loc-outside-scope",
+        "https://www.example.com/catalog/sitemap.xml",
+    ),
+    ("index-child", "https://www.example.com/sitemap_index.xml"),
+];
+
 /// Rules whose input cannot be shown as a small XML example (sizes, bytes, the checker itself).
 const PROSE_EXAMPLES: &[&str] = &[
     "input-too-large",
@@ -92,14 +101,21 @@ fn rule_docs_have_sections_and_working_examples() {
         if bad.is_empty() || good.is_empty() {
             failures.push(format!("`{name}`: docs need an ```xml block under `## Example` and one under `Use instead:`"));
         }
+        // The documented rule is on (opt-in rules too), with the sitemap URL its example states.
+        let mut settings = Settings::default();
+        settings.overrides.insert(name, Some(meta.default_severity));
+        settings.sitemap_url = EXAMPLE_SITEMAP_URLS
+            .iter()
+            .find(|(rule, _)| *rule == name)
+            .map(|(_, url)| url.to_string());
         for (_, xml) in bad {
-            let report = check_reader("example.xml", xml.as_bytes(), &Settings::default()).unwrap();
+            let report = check_reader("example.xml", xml.as_bytes(), &settings).unwrap();
             if !report.diagnostics.iter().any(|d| d.rule.name == name) {
                 failures.push(format!("`{name}`: its Example does not trigger it:\n{xml}"));
             }
         }
         for (_, xml) in good {
-            let report = check_reader("example.xml", xml.as_bytes(), &Settings::default()).unwrap();
+            let report = check_reader("example.xml", xml.as_bytes(), &settings).unwrap();
             if !report.diagnostics.is_empty() {
                 let got: Vec<_> = report
                     .diagnostics

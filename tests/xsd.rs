@@ -249,7 +249,7 @@ const CODES: &[ReasonCode] = &[
     ReasonCode {
         code: "beyond-xsd",
         explains: &[("valid", "valid", "error")],
-        meaning: "a mistake schema validation does not see: a near-miss namespace declared but unused, an `xhtml:link` that the root's wildcard admits where no search engine reads it",
+        meaning: "a mistake XSD 1.0 cannot express or schema validation does not see: hosts and scope of `<loc>` values (one host per file, `--sitemap-url`), a near-miss namespace declared but unused, an `xhtml:link` that the root's wildcard admits where no search engine reads it",
     },
     ReasonCode {
         code: "ext-url-absolute",

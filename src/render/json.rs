@@ -52,6 +52,7 @@ struct JsonSummary {
     errors: usize,
     warnings: usize,
     infos: usize,
+    urls: usize,
 }
 
 fn span(source: &SourceFile, range: &std::ops::Range<usize>) -> Span {
@@ -122,6 +123,7 @@ impl Renderer for Json {
             errors: summary.errors,
             warnings: summary.warnings,
             infos: summary.infos,
+            urls: summary.urls,
         };
         serde_json::to_writer(&mut *out, &s).map_err(io::Error::other)?;
         writeln!(out, "}}")

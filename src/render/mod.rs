@@ -60,6 +60,8 @@ pub struct Summary {
     pub errors: usize,
     pub warnings: usize,
     pub infos: usize,
+    /// `<url>` entries in the sitemaps checked (indexes' `<sitemap>` entries not counted).
+    pub urls: usize,
 }
 
 impl Summary {
@@ -97,6 +99,7 @@ impl Summary {
         self.errors += report.count(Severity::Error);
         self.warnings += report.count(Severity::Warning);
         self.infos += report.count(Severity::Info);
+        self.urls += report.site.urls();
     }
 }
 

@@ -49,6 +49,16 @@ rules! {
     changefreq_invalid,
     priority_invalid,
     value_whitespace,
+    // Site: location, hosts, duplicates, dates (issue #6).
+    loc_outside_scope,
+    loc_mixed_hosts,
+    duplicate_loc,
+    index_child,
+    lastmod_future,
+    lastmod_before_1990,
+    lastmod_all_identical,
+    priority_all_identical,
+    changefreq_priority_ignored,
     // Google extensions (structure).
     extension_namespace,
     xhtml_link_namespace,

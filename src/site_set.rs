@@ -1,0 +1,798 @@
+//! Where sitemaps live: URL parts and fingerprints for the location rules, and the checks across the files of one run.
+//!
+//! A run over several files (named, or found in a directory) is checked as a *set*: while each file
+//! is checked, the engine keeps a compact [`FileSummary`] (its kind, a 64-bit fingerprint and the
+//! span of every `<loc>`, the URLs an index lists); [`SetCheck`], fed the files in output order,
+//! links each index to the checked files its children map to and adds to the file's report what
+//! no single file shows: a child that is itself an index, an index that lists itself, a child
+//! missing locally, and URLs already listed in an earlier file of the set. Memory: 16 bytes per
+//! URL of the file in hand, and one fingerprint (8 bytes) and file number per distinct URL of the
+//! run, never the URL text.
+//!
+//! How a child's URL maps to a checked file (see [`Site`]):
+//! - with a site root (`--site-root DIR`, or derived from the index's own path when
+//!   `--sitemap-url` gives its URL): `https://example.com/sitemaps/a.xml.gz` → `DIR/sitemaps/a.xml.gz`;
+//! - otherwise by file name: the child's last path segment names exactly one checked file.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::ops::Range;
+use std::path::{Component, Path, PathBuf};
+
+use crate::diagnostic::Diagnostic;
+use crate::model::{Entry, Kind, Sitemap};
+use crate::rule::MAX_REPORTS_PER_RULE;
+use crate::rules::{duplicate_loc, index_child};
+use crate::Settings;
+
+// ---------------------------------------------------------------------------------------------
+// URL parts
+
+/// The parts of an absolute `http(s)` URL, as byte ranges of the text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UrlParts {
+    pub scheme: Range<usize>,
+    /// The host (an IPv6 literal keeps its brackets).
+    pub host: Range<usize>,
+    /// The digits after `:` (possibly empty), when a `:` follows the host.
+    pub port: Option<Range<usize>>,
+    /// From the first `/` after the authority to the query or fragment (may be empty).
+    pub path: Range<usize>,
+}
+
+impl UrlParts {
+    /// Splits `url` at `://`, the authority, and the path. `None` without `://` or a host.
+    /// Meant for values without URL errors; on others it still never panics.
+    pub fn parse(url: &str) -> Option<UrlParts> {
+        let b = url.as_bytes();
+        let colon = url.find("://")?;
+        let scheme = 0..colon;
+        if scheme.is_empty() {
+            return None;
+        }
+        let auth_start = colon + 3;
+        let auth_end = b[auth_start..]
+            .iter()
+            .position(|&c| matches!(c, b'/' | b'?' | b'#'))
+            .map_or(b.len(), |p| auth_start + p);
+        let host_start = b[auth_start..auth_end]
+            .iter()
+            .rposition(|&c| c == b'@')
+            .map_or(auth_start, |p| auth_start + p + 1);
+        let (host, port) = if b.get(host_start) == Some(&b'[') {
+            let close = b[host_start..auth_end]
+                .iter()
+                .position(|&c| c == b']')
+                .map_or(auth_end, |p| host_start + p + 1);
+            let port = (b.get(close) == Some(&b':')).then(|| close + 1..auth_end);
+            (host_start..close, port)
+        } else {
+            match b[host_start..auth_end].iter().position(|&c| c == b':') {
+                Some(p) => (
+                    host_start..host_start + p,
+                    Some(host_start + p + 1..auth_end),
+                ),
+                None => (host_start..auth_end, None),
+            }
+        };
+        if host.is_empty() {
+            return None;
+        }
+        let path_end = b[auth_end..]
+            .iter()
+            .position(|&c| matches!(c, b'?' | b'#'))
+            .map_or(b.len(), |p| auth_end + p);
+        Some(UrlParts {
+            scheme,
+            host,
+            port,
+            path: auth_end..path_end,
+        })
+    }
+
+    /// The port in effect: the written one, else 80 for `http` and 443 for `https`.
+    pub fn effective_port(&self, url: &str) -> Option<u16> {
+        match self.port.as_ref().map(|p| &url[p.clone()]) {
+            Some(p) if !p.is_empty() => p.parse().ok(),
+            _ => default_port(&url[self.scheme.clone()]),
+        }
+    }
+
+    /// Whether `self` (of `a`) and `other` (of `b`) have the same scheme, host and port
+    /// (compared without case, a default port written or not).
+    pub fn same_origin(&self, a: &str, other: &UrlParts, b: &str) -> bool {
+        a[self.scheme.clone()].eq_ignore_ascii_case(&b[other.scheme.clone()])
+            && a[self.host.clone()].eq_ignore_ascii_case(&b[other.host.clone()])
+            && self.effective_port(a) == other.effective_port(b)
+    }
+}
+
+fn default_port(scheme: &str) -> Option<u16> {
+    if scheme.eq_ignore_ascii_case("http") {
+        Some(80)
+    } else if scheme.eq_ignore_ascii_case("https") {
+        Some(443)
+    } else {
+        None
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fingerprints
+
+/// A 64-bit fingerprint of `url` after normalising what does not change the resource: scheme
+/// and host case, a default port (`:443` for `https`, `:80` for `http`, or an empty `:`), an
+/// empty path (same as `/`) and the case of percent-escapes (`%2f` = `%2F`). Allocation-free.
+///
+/// Two different URLs share a fingerprint with probability about 2⁻⁶⁴ per pair (for a million
+/// URLs, about one chance in 30 million that any two do).
+pub fn fingerprint(url: &str) -> u64 {
+    let mut h = Fnv::new();
+    let b = url.as_bytes();
+    let Some(p) = UrlParts::parse(url) else {
+        h.escaped(b);
+        return h.finish_mix();
+    };
+    for &c in &b[p.scheme.clone()] {
+        h.byte(c.to_ascii_lowercase());
+    }
+    h.bytes(b"://");
+    // User info (rare) as written, then the host without case.
+    h.escaped(&b[p.scheme.end + 3..p.host.start]);
+    for &c in &b[p.host.clone()] {
+        h.byte(c.to_ascii_lowercase());
+    }
+    if let Some(port) = &p.port {
+        let digits = &url[port.clone()];
+        let default = default_port(&url[p.scheme.clone()]);
+        if !digits.is_empty() && digits.parse::<u16>().ok() != default {
+            h.byte(b':');
+            h.bytes(digits.trim_start_matches('0').as_bytes());
+        }
+    }
+    if p.path.is_empty() {
+        h.byte(b'/');
+    }
+    h.escaped(&b[p.path.start..]);
+    h.finish_mix()
+}
+
+/// FNV-1a over bytes, finished with a 64-bit mixer (fast for short strings; deterministic).
+struct Fnv(u64);
+
+impl Fnv {
+    fn new() -> Fnv {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+
+    fn byte(&mut self, b: u8) {
+        self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
+    }
+
+    fn bytes(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.byte(b);
+        }
+    }
+
+    /// Bytes with the hex digits of percent-escapes upper-cased.
+    fn escaped(&mut self, bytes: &[u8]) {
+        let mut hex = 0;
+        for &b in bytes {
+            if hex > 0 {
+                hex -= 1;
+                self.byte(b.to_ascii_uppercase());
+            } else {
+                if b == b'%' {
+                    hex = 2;
+                }
+                self.byte(b);
+            }
+        }
+    }
+
+    fn finish_mix(&self) -> u64 {
+        let mut k = self.0;
+        k ^= k >> 33;
+        k = k.wrapping_mul(0xff51_afd7_ed55_8ccd);
+        k ^= k >> 33;
+        k = k.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+        k ^ (k >> 33)
+    }
+}
+
+/// A hasher for keys that are already fingerprints: passes the `u64` through.
+#[derive(Default)]
+pub struct IdHasher(u64);
+
+impl Hasher for IdHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8) | u64::from(b);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+/// A map keyed by fingerprints.
+pub type FingerprintMap<V> = HashMap<u64, V, BuildHasherDefault<IdHasher>>;
+
+// ---------------------------------------------------------------------------------------------
+// Per-file summaries
+
+/// One `<loc>` of a sitemap: its fingerprint and source span (16 bytes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LocPrint {
+    pub fingerprint: u64,
+    pub start: u32,
+    pub end: u32,
+}
+
+/// What the set check needs of one checked file; the engine fills it during its walk.
+#[derive(Debug, Clone)]
+pub struct FileSummary {
+    /// What the root says the file is (`Other` when it could not be parsed).
+    pub kind: Kind,
+    /// Entries (`<url>` or `<sitemap>`) in the file.
+    pub entries: usize,
+    /// Of a sitemap (`<urlset>`), when collected ([`Settings::collect_set`]): every `<loc>`.
+    pub locs: Vec<LocPrint>,
+    /// Of an index, when collected: every `<loc>` value and its span.
+    pub children: Vec<(String, Range<usize>)>,
+}
+
+impl Default for FileSummary {
+    fn default() -> Self {
+        FileSummary {
+            kind: Kind::Other,
+            entries: 0,
+            locs: Vec::new(),
+            children: Vec::new(),
+        }
+    }
+}
+
+impl FileSummary {
+    /// `<url>` entries counted in the totals (0 for an index).
+    pub fn urls(&self) -> usize {
+        if self.kind == Kind::UrlSet {
+            self.entries
+        } else {
+            0
+        }
+    }
+
+    /// Records one entry (called by the engine for every entry, before its children are released).
+    pub fn entry(&mut self, sitemap: &Sitemap<'_>, entry: &Entry<'_>, collect: bool) {
+        self.kind = sitemap.kind;
+        self.entries += 1;
+        if !collect {
+            return;
+        }
+        let Some(loc) = entry.loc() else { return };
+        let value = loc.trimmed();
+        if value.is_empty() || loc.url_problems().iter().any(|p| p.kind.is_error()) {
+            return;
+        }
+        let span = loc.span(sitemap.source);
+        match sitemap.kind {
+            Kind::UrlSet => {
+                if let (Ok(start), Ok(end)) = (u32::try_from(span.start), u32::try_from(span.end)) {
+                    self.locs.push(LocPrint {
+                        fingerprint: fingerprint(value),
+                        start,
+                        end,
+                    });
+                }
+            }
+            Kind::Index => self.children.push((value.to_owned(), span)),
+            Kind::Other => {}
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The site: which URL each checked file has, where the site's files live
+
+/// How checked files relate to URLs: built once per run from `--sitemap-url`, `--site-root` and
+/// the checked paths.
+#[derive(Debug, Clone, Default)]
+pub struct Site {
+    /// `--sitemap-url`.
+    pub sitemap_url: Option<String>,
+    /// The file `--sitemap-url` describes: the only file, or the one whose name is the URL's last
+    /// path segment.
+    pub named: Option<usize>,
+    /// `--site-root`, or derived from the named file's path and URL.
+    pub root: Option<PathBuf>,
+    /// Whether `root` was given (`--site-root`): only then is a child missing locally reported.
+    pub root_given: bool,
+    /// `--site-root` as written, for messages.
+    root_shown: Option<PathBuf>,
+    /// `scheme://host[:port]` of `--sitemap-url`.
+    pub origin: Option<String>,
+    /// Every checked file, absolute and lexically normalised (`None` for stdin).
+    files: Vec<Option<PathBuf>>,
+}
+
+impl Site {
+    /// `files`: the checked paths, in output order (`None` for stdin).
+    pub fn new(
+        sitemap_url: Option<&str>,
+        site_root: Option<&Path>,
+        files: &[Option<&Path>],
+    ) -> Site {
+        let files: Vec<Option<PathBuf>> = files.iter().map(|f| f.map(absolute)).collect();
+        let mut site = Site {
+            sitemap_url: sitemap_url.map(str::to_owned),
+            root: site_root.map(absolute),
+            root_given: site_root.is_some(),
+            root_shown: site_root.map(Path::to_path_buf),
+            files,
+            ..Site::default()
+        };
+        let Some(url) = sitemap_url else {
+            return site;
+        };
+        let Some(parts) = UrlParts::parse(url) else {
+            return site;
+        };
+        site.origin = Some(url[..parts.host.end].to_owned() + &port_suffix(url, &parts));
+        let path = &url[parts.path.clone()];
+        let (dir, last) = path.rsplit_once('/').unwrap_or(("", path));
+        site.named = if site.files.len() == 1 {
+            Some(0)
+        } else {
+            let mut hits = site.files.iter().enumerate().filter(|(_, f)| {
+                f.as_ref()
+                    .and_then(|f| f.file_name())
+                    .is_some_and(|n| n.to_str() == Some(last))
+            });
+            match (hits.next(), hits.next()) {
+                (Some((i, _)), None) => Some(i),
+                _ => None,
+            }
+        };
+        if site.root.is_none() {
+            // The named file's folder minus the URL's folder: `out/catalog/` for `/catalog/`.
+            if let Some(Some(file)) = site.named.and_then(|i| site.files.get(i)) {
+                let mut local = file.parent().map(Path::to_path_buf);
+                for segment in dir.split('/').filter(|s| !s.is_empty()).rev() {
+                    local = local.filter(|l| {
+                        l.file_name().and_then(|n| n.to_str()) == percent_decode(segment).as_deref()
+                    });
+                    local = local.and_then(|l| l.parent().map(Path::to_path_buf));
+                }
+                site.root = local;
+            }
+        }
+        site
+    }
+
+    /// The URL the `i`-th checked file is served at, when known: `--sitemap-url` for the file it
+    /// names, else the origin plus the file's path below the site root.
+    pub fn url_of(&self, i: usize) -> Option<String> {
+        if self.named == Some(i) {
+            return self.sitemap_url.clone();
+        }
+        let (root, origin) = (self.root.as_ref()?, self.origin.as_ref()?);
+        let file = self.files.get(i)?.as_ref()?;
+        let rel = file.strip_prefix(root).ok()?;
+        let mut url = origin.clone();
+        for c in rel.components() {
+            url.push('/');
+            url.push_str(c.as_os_str().to_str()?);
+        }
+        Some(url)
+    }
+
+    /// The local file a child URL maps to (see the module docs), if it is on `site` (the
+    /// index's origin).
+    fn local_path(&self, child: &str, site: &str) -> Option<PathBuf> {
+        let root = self.root.as_ref()?;
+        let parts = UrlParts::parse(child)?;
+        let o = UrlParts::parse(site)?;
+        if !o.same_origin(site, &parts, child) {
+            return None;
+        }
+        let mut path = root.clone();
+        for segment in child[parts.path.clone()].split('/') {
+            match segment {
+                "" | "." => {}
+                ".." => return None,
+                s => path.push(percent_decode(s)?),
+            }
+        }
+        Some(path)
+    }
+
+    /// `path` as the user wrote the site root (`public/sitemaps/a.xml`), for messages.
+    fn shown(&self, path: &Path) -> String {
+        match (&self.root, &self.root_shown) {
+            (Some(root), Some(shown)) => path
+                .strip_prefix(root)
+                .map_or_else(|_| path.to_path_buf(), |rel| shown.join(rel)),
+            _ => path.to_path_buf(),
+        }
+        .display()
+        .to_string()
+    }
+
+    /// The checked file a child URL links to; `site` is the index's origin (its URL's, else its
+    /// first child's), `scheme://host[:port]`.
+    fn link(&self, child: &str, site: &str) -> Link {
+        if self.root.is_some() {
+            let Some(local) = self.local_path(child, site) else {
+                return Link::OffSite;
+            };
+            return match self.files.iter().position(|f| f.as_ref() == Some(&local)) {
+                Some(i) => Link::File(i),
+                None if local.is_file() => Link::Unchecked,
+                None => Link::Missing(local),
+            };
+        }
+        let Some(parts) = UrlParts::parse(child) else {
+            return Link::OffSite;
+        };
+        let path = &child[parts.path.clone()];
+        let Some(last) = path.rsplit('/').next().and_then(percent_decode) else {
+            return Link::Unchecked;
+        };
+        if last.is_empty() {
+            return Link::Unchecked;
+        }
+        let mut hits = self.files.iter().enumerate().filter(|(_, f)| {
+            f.as_ref()
+                .and_then(|f| f.file_name())
+                .is_some_and(|n| n.to_str() == Some(&last))
+        });
+        match (hits.next(), hits.next()) {
+            (Some((i, _)), None) => Link::File(i),
+            _ => Link::Unchecked,
+        }
+    }
+}
+
+/// `scheme://host[:port]` of a URL.
+fn origin_of(url: &str) -> Option<String> {
+    let p = UrlParts::parse(url)?;
+    Some(url[..p.host.end].to_owned() + &port_suffix(url, &p))
+}
+
+fn port_suffix(url: &str, parts: &UrlParts) -> String {
+    match &parts.port {
+        Some(p) if !p.is_empty() => format!(":{}", &url[p.clone()]),
+        _ => String::new(),
+    }
+}
+
+/// What a child URL of an index links to.
+#[derive(Debug, PartialEq, Eq)]
+enum Link {
+    /// The `i`-th checked file.
+    File(usize),
+    /// A file under the site root that was not among the checked files, or no unique name match.
+    Unchecked,
+    /// Under the site root, no such file.
+    Missing(PathBuf),
+    /// Not on the site (another origin), or not a URL that maps to a path.
+    OffSite,
+}
+
+/// `path` made absolute against the current directory and cleaned of `.` and `..` (lexically:
+/// symlinks are not resolved, so the same spelling always gives the same path).
+fn absolute(path: &Path) -> PathBuf {
+    let full = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let mut out = PathBuf::new();
+    for c in full.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            c => out.push(c.as_os_str()),
+        }
+    }
+    out
+}
+
+/// Decodes `%XX` escapes of a path segment; `None` when the result is not UTF-8 or contains `/`
+/// or NUL (it could not name one local file).
+fn percent_decode(s: &str) -> Option<String> {
+    if !s.contains('%') {
+        return Some(s.to_owned());
+    }
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%' {
+            if let Some(v) = b
+                .get(i + 1..i + 3)
+                .and_then(|h| std::str::from_utf8(h).ok())
+                .and_then(|h| u8::from_str_radix(h, 16).ok())
+            {
+                out.push(v);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(b[i]);
+        i += 1;
+    }
+    let s = String::from_utf8(out).ok()?;
+    (!s.contains(['/', '\0'])).then_some(s)
+}
+
+// ---------------------------------------------------------------------------------------------
+// The set check
+
+/// Counts over the checked files.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Totals {
+    pub files: usize,
+    pub sitemaps: usize,
+    pub indexes: usize,
+    /// `<url>` entries in all sitemaps.
+    pub urls: usize,
+    /// Children of indexes that link to a checked file.
+    pub linked: usize,
+}
+
+/// The check across the files of one run, fed the files in output order.
+///
+/// Every finding belongs to a file that has just been checked, so it joins that file's report
+/// before the report is rendered: a URL already listed in an *earlier* file is found in the
+/// fingerprints seen so far (8 bytes of key and 4 of file number per distinct URL), and whether
+/// a child of an index is itself an index is known for earlier files and read from the first
+/// bytes of later ones ([`sniff_kind`]). Output stays streaming, one entry per file.
+pub struct SetCheck<'s> {
+    site: &'s Site,
+    /// File names in output order (for messages).
+    names: Vec<String>,
+    /// Local paths in output order (`None` for stdin or unreadable input).
+    paths: Vec<Option<PathBuf>>,
+    /// Kinds of the files checked so far.
+    kinds: Vec<Option<Kind>>,
+    /// Fingerprint → the first file (output order) that lists it.
+    first: FingerprintMap<u32>,
+    reported: usize,
+    pub totals: Totals,
+}
+
+impl<'s> SetCheck<'s> {
+    /// `names` and `paths`: every file of the run, in output order, as `site` was built with.
+    pub fn new(site: &'s Site, names: Vec<String>, paths: Vec<Option<PathBuf>>) -> Self {
+        let n = names.len();
+        SetCheck {
+            site,
+            names,
+            paths,
+            kinds: vec![None; n],
+            first: FingerprintMap::default(),
+            reported: 0,
+            totals: Totals::default(),
+        }
+    }
+
+    /// The findings of file `i` (called once per file, in output order), severities applied.
+    pub fn file(
+        &mut self,
+        i: usize,
+        summary: &FileSummary,
+        settings: &Settings,
+    ) -> Vec<Diagnostic> {
+        let mut out = Vec::new();
+        self.totals.files += 1;
+        match summary.kind {
+            Kind::UrlSet => self.totals.sitemaps += 1,
+            Kind::Index => self.totals.indexes += 1,
+            Kind::Other => {}
+        }
+        self.totals.urls += summary.urls();
+        if let Some(k) = self.kinds.get_mut(i) {
+            *k = Some(summary.kind);
+        }
+        self.children(i, summary, &mut out);
+        if settings.severity_of(&duplicate_loc::META).is_some() {
+            self.duplicates(i, summary, &mut out);
+        }
+        out.retain_mut(|d| match settings.severity_of(d.rule) {
+            Some(sev) => {
+                d.severity = sev;
+                true
+            }
+            None => false,
+        });
+        out
+    }
+
+    fn children(&mut self, i: usize, summary: &FileSummary, out: &mut Vec<Diagnostic>) {
+        let site = self.site;
+        let own_url = site.url_of(i);
+        // The engine already reported self-listing when the file's URL was known.
+        let url_known = own_url.is_some();
+        let Some(origin) = own_url
+            .as_deref()
+            .or(summary.children.first().map(|c| c.0.as_str()))
+            .and_then(origin_of)
+        else {
+            return;
+        };
+        for (child, span) in &summary.children {
+            match site.link(child, &origin) {
+                Link::File(j) => {
+                    self.totals.linked += 1;
+                    if j == i {
+                        if !url_known {
+                            out.push(index_child::self_listing(span.clone(), child));
+                        }
+                        continue;
+                    }
+                    let kind = match self.kinds.get(j).copied().flatten() {
+                        Some(k) => Some(k),
+                        None => self
+                            .paths
+                            .get(j)
+                            .cloned()
+                            .flatten()
+                            .and_then(|p| sniff_kind(&p)),
+                    };
+                    if kind == Some(Kind::Index) {
+                        out.push(index_child::nested(span.clone(), &self.names[j]));
+                    }
+                }
+                Link::Missing(path) if site.root_given => {
+                    out.push(index_child::missing(span.clone(), &site.shown(&path)));
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// URLs of this sitemap already listed in an earlier file: a warning on the first
+    /// occurrence in this file (repeats within the file are `duplicate-loc`'s own part).
+    fn duplicates(&mut self, i: usize, summary: &FileSummary, out: &mut Vec<Diagnostic>) {
+        let Ok(me) = u32::try_from(i) else { return };
+        let mut omitted = 0usize;
+        // URLs of this file already reported (only duplicates are kept here).
+        let mut here: FingerprintMap<()> = FingerprintMap::default();
+        for l in &summary.locs {
+            let first = *self.first.entry(l.fingerprint).or_insert(me);
+            if first == me || here.insert(l.fingerprint, ()).is_some() {
+                continue;
+            }
+            if self.reported >= MAX_REPORTS_PER_RULE {
+                omitted += 1;
+                continue;
+            }
+            self.reported += 1;
+            out.push(duplicate_loc::across_files(
+                l.start as usize..l.end as usize,
+                &self.names[first as usize],
+            ));
+        }
+        if omitted > 0 {
+            if let Some(d) = out
+                .iter_mut()
+                .rev()
+                .find(|d| d.rule == &duplicate_loc::META)
+            {
+                d.notes.push(format!(
+                    "{omitted} more URLs of this file listed in earlier files of the set were not reported (at most {MAX_REPORTS_PER_RULE} in a run)"
+                ));
+            }
+        }
+    }
+}
+
+/// Whether the file at `path` is a sitemap or an index, from its root element's name in the
+/// first 64 KiB (decompressed when gzip). `None` when it cannot be read or has no start tag.
+pub fn sniff_kind(path: &Path) -> Option<Kind> {
+    use std::io::Read;
+    let mut file = std::fs::File::open(path).ok()?;
+    let mut head = [0u8; 2];
+    let n = file.read(&mut head).ok()?;
+    let file = std::fs::File::open(path).ok()?;
+    let mut buf = Vec::new();
+    if n == 2 && head == [0x1f, 0x8b] {
+        flate2::read::MultiGzDecoder::new(file)
+            .take(65_536)
+            .read_to_end(&mut buf)
+            .ok()?;
+    } else {
+        file.take(65_536).read_to_end(&mut buf).ok()?;
+    }
+    let text = String::from_utf8_lossy(&buf);
+    let mut rest: &str = &text;
+    loop {
+        let at = rest.find('<')?;
+        rest = &rest[at + 1..];
+        if rest.starts_with('?') || rest.starts_with('!') {
+            continue;
+        }
+        let name: String = rest
+            .chars()
+            .take_while(|c| !c.is_whitespace() && *c != '>' && *c != '/')
+            .collect();
+        let local = name.rsplit(':').next().unwrap_or("");
+        return Some(match local {
+            "sitemapindex" => Kind::Index,
+            "urlset" => Kind::UrlSet,
+            _ => Kind::Other,
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fingerprints_normalise_case_ports_and_escapes() {
+        let same = [
+            ("https://example.com/a%2fb", "HTTPS://Example.COM:443/a%2Fb"),
+            ("http://example.com", "http://example.com:80/"),
+            ("http://example.com:/x", "http://example.com/x"),
+        ];
+        for (a, b) in same {
+            assert_eq!(fingerprint(a), fingerprint(b), "{a} = {b}");
+        }
+        let different = [
+            ("https://example.com/A", "https://example.com/a"),
+            ("http://example.com/", "https://example.com/"),
+            ("https://example.com:8443/", "https://example.com/"),
+            ("https://example.com/?a", "https://example.com/"),
+            ("https://www.example.com/", "https://example.com/"),
+        ];
+        for (a, b) in different {
+            assert_ne!(fingerprint(a), fingerprint(b), "{a} ≠ {b}");
+        }
+    }
+
+    #[test]
+    fn url_parts_split_authority_and_path() {
+        let u = "https://user@[::1]:8080/a/b?q#f";
+        let p = UrlParts::parse(u).unwrap();
+        assert_eq!(&u[p.scheme.clone()], "https");
+        assert_eq!(&u[p.host.clone()], "[::1]");
+        assert_eq!(&u[p.port.clone().unwrap()], "8080");
+        assert_eq!(&u[p.path.clone()], "/a/b");
+        assert_eq!(p.effective_port(u), Some(8080));
+        let u = "http://example.com";
+        let p = UrlParts::parse(u).unwrap();
+        assert_eq!(p.path, u.len()..u.len());
+        assert_eq!(p.effective_port(u), Some(80));
+        for junk in ["", "://", "http://", "x", "http://@:"] {
+            let _ = UrlParts::parse(junk);
+            let _ = fingerprint(junk);
+        }
+    }
+
+    #[test]
+    fn site_derives_the_root_from_the_named_file() {
+        let files = [
+            Some(Path::new("/srv/out/catalog/sitemap.xml")),
+            Some(Path::new("/srv/out/a.xml")),
+        ];
+        let site = Site::new(
+            Some("https://example.com/catalog/sitemap.xml"),
+            None,
+            &files,
+        );
+        assert_eq!(site.named, Some(0));
+        assert_eq!(site.root.as_deref(), Some(Path::new("/srv/out")));
+        assert_eq!(site.url_of(1).as_deref(), Some("https://example.com/a.xml"));
+        let o = "https://example.com";
+        assert_eq!(site.link("https://example.com/a.xml", o), Link::File(1));
+        assert_eq!(site.link("https://other.example/a.xml", o), Link::OffSite);
+        assert_eq!(site.link("https://example.com/../a.xml", o), Link::OffSite);
+    }
+}

@@ -1,0 +1,284 @@
+//! The site checks through the CLI: `--sitemap-url` mismatches of each kind, and an index checked
+//! with its children as a set (`--site-root`, name matching, totals in human and JSON output).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+const HEAD: &str = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+const NS: &str = "http://www.sitemaps.org/schemas/sitemap/0.9";
+
+fn urlset(locs: &[&str]) -> String {
+    let mut s = format!("{HEAD}<urlset xmlns=\"{NS}\">\n");
+    for l in locs {
+        s.push_str(&format!("  <url><loc>{l}</loc></url>\n"));
+    }
+    s + "</urlset>\n"
+}
+
+fn index(locs: &[&str]) -> String {
+    let mut s = format!("{HEAD}<sitemapindex xmlns=\"{NS}\">\n");
+    for l in locs {
+        s.push_str(&format!("  <sitemap><loc>{l}</loc></sitemap>\n"));
+    }
+    s + "</sitemapindex>\n"
+}
+
+fn tempdir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("sitemap-lint-site-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn write(dir: &Path, rel: &str, text: &str) {
+    let p = dir.join(rel);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(p, text).unwrap();
+}
+
+fn run_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_sitemap-lint"))
+        .args(["check", "--color", "never", "--now", "2024-11-21T12:00:00Z"])
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap()
+}
+
+fn out(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn err(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn sitemap_url_names_each_kind_of_mismatch() {
+    let d = tempdir("scope");
+    write(
+        &d,
+        "sitemap.xml",
+        &urlset(&[
+            "https://www.example.com/catalog/ok.html",
+            "https://www.example.com/top.html",
+            "https://www.example.com/images/a.html",
+            "https://example.com/catalog/b.html",
+            "http://www.example.com/catalog/c.html",
+            "https://www.example.com:8443/catalog/d.html",
+            "https://cdn.example.net/catalog/e.html",
+        ]),
+    );
+    let o = run_in(
+        &d,
+        &[
+            "--sitemap-url",
+            "https://www.example.com/catalog/sitemap.xml",
+            "sitemap.xml",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(1));
+    let s = out(&o);
+    for kind in [
+        "a higher level than the sitemap's folder `/catalog/`",
+        "a sibling folder of the sitemap's folder `/catalog/`",
+        "`www.` missing from the host",
+        "`http` instead of `https`",
+        "another port (8443, not 443)",
+        "another host (`cdn.example.net`, not `www.example.com`)",
+    ] {
+        assert!(s.contains(kind), "{kind}: {s}");
+    }
+    assert_eq!(s.matches("error[loc-outside-scope]").count(), 6, "{s}");
+    assert!(
+        !s.contains("loc-mixed-hosts"),
+        "the scope rule replaces it: {s}"
+    );
+
+    // `www.` added, and an index listing a sitemap on another site.
+    write(&d, "idx.xml", &index(&["https://www.example.com/s.xml"]));
+    let o = run_in(
+        &d,
+        &["--sitemap-url", "https://example.com/idx.xml", "idx.xml"],
+    );
+    let s = out(&o);
+    assert!(
+        s.contains("a sitemap on another site: `www.` added to the host"),
+        "{s}"
+    );
+    assert!(s.contains("Path mismatch: Includes www"), "{s}");
+
+    // A URL that is not http(s) is a usage error.
+    let o = run_in(&d, &["--sitemap-url", "example.com/x.xml", "idx.xml"]);
+    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
+}
+
+/// An index in `public/` with children in `public/sitemaps/`: one nested index, one missing, one
+/// the index itself, and a URL in two children.
+fn site(name: &str) -> PathBuf {
+    let d = tempdir(name);
+    write(
+        &d,
+        "public/sitemap_index.xml",
+        &index(&[
+            "https://example.com/sitemaps/a.xml",
+            "https://example.com/sitemaps/b.xml.gz",
+            "https://example.com/sitemaps/nested.xml",
+            "https://example.com/sitemaps/missing.xml",
+            "https://example.com/sitemap_index.xml",
+            "https://other.example/sitemaps/elsewhere.xml",
+        ]),
+    );
+    write(
+        &d,
+        "public/sitemaps/a.xml",
+        &urlset(&["https://example.com/one", "https://example.com/two"]),
+    );
+    let b = urlset(&["https://EXAMPLE.com:443/two", "https://example.com/three"]);
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    std::io::Write::write_all(&mut gz, b.as_bytes()).unwrap();
+    std::fs::write(d.join("public/sitemaps/b.xml.gz"), gz.finish().unwrap()).unwrap();
+    write(
+        &d,
+        "public/sitemaps/nested.xml",
+        &index(&["https://example.com/sitemaps/a.xml"]),
+    );
+    d
+}
+
+#[test]
+fn site_root_links_an_index_to_its_children() {
+    let d = site("root");
+    let o = run_in(&d, &["--site-root", "public", "public"]);
+    assert_eq!(o.status.code(), Some(1));
+    let s = out(&o);
+    assert!(
+        s.contains("nested sitemap index: `public/sitemaps/nested.xml` is an index too"),
+        "{s}"
+    );
+    assert!(
+        s.contains("the listed sitemap is missing locally: no file `"),
+        "{s}"
+    );
+    assert!(s.contains("no file `public/sitemaps/missing.xml`"), "{s}");
+    assert!(
+        s.contains("the index lists itself (`https://example.com/sitemap_index.xml`)"),
+        "{s}"
+    );
+    assert_eq!(s.matches("error[index-child]").count(), 3, "{s}");
+    assert!(
+        !s.contains("elsewhere.xml`"),
+        "another site is not looked for locally: {s}"
+    );
+    assert!(
+        s.contains("duplicate URL: also listed in `public/sitemaps/a.xml` of this set"),
+        "{s}"
+    );
+    assert!(
+        s.contains("public/sitemaps/b.xml.gz:3:13"),
+        "in the later file, decompressed: {s}"
+    );
+    // Each file appears once, its set findings among its own.
+    let j = run_in(&d, &["--site-root", "public", "--format", "json", "public"]);
+    let v: serde_json::Value = serde_json::from_slice(&j.stdout).unwrap();
+    let paths: Vec<&str> = v["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        paths,
+        [
+            "public/sitemap_index.xml",
+            "public/sitemaps/a.xml",
+            "public/sitemaps/b.xml.gz",
+            "public/sitemaps/nested.xml"
+        ]
+    );
+    assert_eq!(
+        err(&o),
+        "sitemap-lint: error: 4 errors, 1 warning in 4 files; set of 2 indexes and 2 sitemaps: 4 URLs\n"
+    );
+    // The same run twice gives the same output.
+    assert_eq!(
+        out(&run_in(&d, &["--site-root", "public", "-j", "1", "public"])),
+        s
+    );
+
+    let o = run_in(&d, &["--site-root", "public", "--format", "json", "public"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["summary"]["files"], 4);
+    assert_eq!(v["summary"]["urls"], 4);
+    assert_eq!(
+        v["summary"]["errors"], 4,
+        "3 index-child, 1 loc-mixed-hosts"
+    );
+    assert_eq!(v["summary"]["warnings"], 1);
+
+    // --quiet keeps the set's errors and drops its warning.
+    let o = run_in(&d, &["--site-root", "public", "--quiet", "public"]);
+    assert!(!out(&o).contains("duplicate-loc"));
+    assert!(
+        err(&o).starts_with("sitemap-lint: error: 4 errors in 4 files"),
+        "{}",
+        err(&o)
+    );
+}
+
+#[test]
+fn without_flags_children_link_by_file_name() {
+    let d = site("names");
+    let o = run_in(&d, &["public"]);
+    let s = out(&o);
+    assert!(s.contains("nested sitemap index"), "{s}");
+    assert!(s.contains("the index lists itself"), "{s}");
+    assert!(!s.contains("missing locally"), "only with --site-root: {s}");
+    assert!(s.contains("also listed in"), "{s}");
+    assert!(
+        err(&o).contains("; set of 2 indexes and 2 sitemaps: 4 URLs"),
+        "{}",
+        err(&o)
+    );
+}
+
+#[test]
+fn sitemap_url_of_the_index_locates_the_site_root() {
+    let d = site("url");
+    // The index's URL gives the root (`public/`), so children map by path, and each child is
+    // checked as served from its own URL: its pages are above `/sitemaps/`.
+    let o = run_in(
+        &d,
+        &[
+            "--sitemap-url",
+            "https://example.com/sitemap_index.xml",
+            "public",
+        ],
+    );
+    let s = out(&o);
+    assert!(s.contains("the index lists itself"), "{s}");
+    assert!(s.contains("nested sitemap index"), "{s}");
+    assert!(
+        s.contains(
+            "outside the sitemap's location: a higher level than the sitemap's folder `/sitemaps/`"
+        ),
+        "{s}"
+    );
+    assert_eq!(
+        s.matches("the index lists itself").count(),
+        1,
+        "reported once: {s}"
+    );
+}
+
+#[test]
+fn a_single_file_has_no_set_totals() {
+    let d = tempdir("single");
+    write(&d, "a.xml", &urlset(&["https://example.com/"]));
+    let o = run_in(&d, &["a.xml"]);
+    assert_eq!(err(&o), "sitemap-lint: ok: no problems in 1 file\n");
+    let o = run_in(&d, &["--format", "json", "a.xml"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["summary"]["urls"], 1);
+}
