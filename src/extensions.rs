@@ -165,6 +165,8 @@ pub struct AttributeDecl {
     pub ty: SimpleType,
     /// `use="required"`.
     pub required: bool,
+    /// The year Google deprecated the attribute, though the XSD still declares it.
+    pub deprecated: Option<&'static str>,
 }
 
 /// The simple types the extension XSDs use, each checked exactly as the XSD defines it.
@@ -261,7 +263,26 @@ const fn repeated(element: &'static ElementDecl, max: Option<u32>) -> Particle {
 }
 
 const fn attribute(name: &'static str, ty: SimpleType, required: bool) -> AttributeDecl {
-    AttributeDecl { name, ty, required }
+    AttributeDecl {
+        name,
+        ty,
+        required,
+        deprecated: None,
+    }
+}
+
+/// An optional attribute Google deprecated in `year`.
+const fn deprecated_attribute(
+    name: &'static str,
+    ty: SimpleType,
+    year: &'static str,
+) -> AttributeDecl {
+    AttributeDecl {
+        name,
+        ty,
+        required: false,
+        deprecated: Some(year),
+    }
 }
 
 use Extension::{Image as I, Mobile as M, News as N, Video as V};
@@ -310,8 +331,8 @@ pub static VIDEO_DESCRIPTION: ElementDecl = text(V, "description", T::MaxLength(
 pub static VIDEO_CONTENT_LOC: ElementDecl = text(V, "content_loc", T::AnyUri);
 pub static VIDEO_PLAYER_LOC: ElementDecl = ElementDecl {
     attributes: &[
-        attribute("allow_embed", T::Enumeration(YES_NO), false),
-        attribute("autoplay", T::String, false),
+        deprecated_attribute("allow_embed", T::Enumeration(YES_NO), "2022"),
+        deprecated_attribute("autoplay", T::String, "2022"),
     ],
     ..text(V, "player_loc", T::AnyUri)
 };
@@ -325,17 +346,22 @@ pub static VIDEO_CONTENT_SEGMENT_LOC: ElementDecl = ElementDecl {
 pub static VIDEO_VIEW_COUNT: ElementDecl = text(V, "view_count", T::NonNegativeInteger);
 pub static VIDEO_PUBLICATION_DATE: ElementDecl = text(V, "publication_date", T::DateOrDateTime);
 pub static VIDEO_TAG: ElementDecl = text(V, "tag", T::String);
-pub static VIDEO_CATEGORY: ElementDecl = text(V, "category", T::MaxLength(256));
+pub static VIDEO_CATEGORY: ElementDecl = ElementDecl {
+    deprecated: Some("2022"),
+    ..text(V, "category", T::MaxLength(256))
+};
 pub static VIDEO_FAMILY_FRIENDLY: ElementDecl = text(V, "family_friendly", T::Enumeration(YES_NO));
 pub static VIDEO_RESTRICTION: ElementDecl = ElementDecl {
     attributes: &[attribute("relationship", RELATIONSHIP, true)],
     ..text(V, "restriction", T::Pattern(Pattern::CountryList))
 };
 pub static VIDEO_GALLERY_LOC: ElementDecl = ElementDecl {
+    deprecated: Some("2022"),
     attributes: &[attribute("title", T::String, false)],
     ..text(V, "gallery_loc", T::AnyUri)
 };
 pub static VIDEO_PRICE: ElementDecl = ElementDecl {
+    deprecated: Some("2022"),
     attributes: &[
         attribute("currency", T::Pattern(Pattern::Currency), false),
         attribute(
@@ -379,7 +405,7 @@ pub static VIDEO_TVSHOW: ElementDecl = ElementDecl {
         optional(&VIDEO_PREMIER_DATE),
     ]),
     attributes: &[],
-    deprecated: None,
+    deprecated: Some("2022"),
 };
 pub static VIDEO_PLATFORM: ElementDecl = ElementDecl {
     attributes: &[attribute("relationship", RELATIONSHIP, true)],

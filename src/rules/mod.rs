@@ -53,8 +53,15 @@ rules! {
     extension_placement,
     extension_structure,
     extension_value,
+    // Google extensions (Google's documentation beyond the XSDs).
+    extension_url,
+    extension_unknown_code,
+    video_invalid,
+    extension_deprecated,
+    news_date_range,
     // Limits.
     too_many_entries,
+    extension_limits,
     // The checker itself.
     internal_error,
 }
