@@ -2238,6 +2238,70 @@ pub fn visit_entry<'a>(
     walker.entry(sitemap, entry);
 }
 
+/// Calls `f` with every Google extension element of `entry` that sits where its XSD puts it, with
+/// its declaration, in document order: each `image:image`, `video:video`, `news:news` and
+/// `mobile:mobile` directly in the entry, and below them every child whose namespace and name
+/// match a particle of its parent's content model (order and counts are not checked).
+///
+/// The cheap walk for rules that read values: it allocates nothing and validates nothing
+/// (misplaced or unknown elements are the structure rules' findings). [`visit_entry`] also
+/// reaches misplaced elements, at the cost of the full validation walk.
+pub fn visit_declared<'a>(
+    source: &str,
+    entry: &Entry<'a>,
+    f: &mut dyn FnMut(&Element<'a>, &'static ElementDecl),
+) {
+    for child in entry
+        .children
+        .iter()
+        .filter(|c| c.kind == ChildKind::Foreign)
+    {
+        let el = &child.element;
+        let Some(ext) = el.namespace().and_then(Extension::from_namespace) else {
+            continue;
+        };
+        if el.local_name() != ext.root().name {
+            continue;
+        }
+        let base = el.base();
+        f(el, ext.root());
+        let Content::Sequence(particles) = ext.root().content else {
+            continue;
+        };
+        let ns = ext.namespace();
+        for node in el.node.children().filter(|n| n.is_element()) {
+            let Some(decl) = particle_for(particles, node, ns) else {
+                continue;
+            };
+            let child = Element::new(node, base, source);
+            f(&child, decl);
+            // One more level: `news:publication`, `video:tvshow`.
+            if let Content::Sequence(inner) = decl.content {
+                for n in node.children().filter(|n| n.is_element()) {
+                    if let Some(d) = particle_for(inner, n, ns) {
+                        f(&Element::new(n, base, source), d);
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn particle_for(
+    particles: &'static [Particle],
+    node: roxmltree::Node<'_, '_>,
+    ns: &str,
+) -> Option<&'static ElementDecl> {
+    let name = node.tag_name();
+    if name.namespace() != Some(ns) {
+        return None;
+    }
+    particles
+        .iter()
+        .find(|p| p.element.name == name.name())
+        .map(|p| p.element)
+}
+
 /// Where a top-level extension element stands.
 enum Place<'p> {
     /// Directly inside `<urlset>` or `<sitemapindex>`.

@@ -94,7 +94,7 @@ impl Rule for Check {
             return;
         }
         let source = sitemap.source;
-        ext::visit_entry(sitemap, entry, &mut |el, decl| {
+        ext::visit_declared(source, entry, &mut |el, decl| {
             if let Some(year) = decl.deprecated {
                 let name = format!("`<{}>`", el.qualified_name(source));
                 cx.report(

@@ -6,7 +6,7 @@ use crate::extensions::{self as ext, Pattern};
 use crate::iso_codes;
 use crate::model::{self, Element, Entry, Sitemap};
 use crate::rule::{Context, Rule, RuleMeta};
-use crate::rules::extension_url::has_extension;
+use crate::rules::extension_url::{has_extension, simple_text};
 
 declare_rule! {
     /// ## What it does
@@ -89,7 +89,7 @@ impl Rule for Check {
             return;
         }
         let source = sitemap.source;
-        ext::visit_entry(sitemap, entry, &mut |el, decl| {
+        ext::visit_declared(source, entry, &mut |el, decl| {
             if std::ptr::eq(decl, &ext::VIDEO_RESTRICTION) {
                 restriction(source, el, cx);
             } else if std::ptr::eq(decl, &ext::VIDEO_PRICE) {
@@ -115,8 +115,14 @@ fn restriction(source: &str, el: &Element<'_>, cx: &mut Context<'_>) {
     if el.node.children().any(|n| n.is_element()) {
         return;
     }
-    let value = model::build_value(el.clone(), el.base(), source);
-    let text: &str = &value.text;
+    let built;
+    let text: &str = match simple_text(el) {
+        Some(t) => t,
+        None => {
+            built = model::build_value(el.clone(), el.base(), source);
+            &built.text
+        }
+    };
     // Only lists of the XSD's form; extension-value reports the others.
     if !ext::pattern_matches(Pattern::CountryList, text) {
         return;
@@ -132,6 +138,7 @@ fn restriction(source: &str, el: &Element<'_>, cx: &mut Context<'_>) {
     if unknown.is_empty() {
         return;
     }
+    let value = model::build_value(el.clone(), el.base(), source);
     let name = format!("`<{}>`", el.qualified_name(source));
     for (range, tok) in unknown {
         let span = value.source_range(source, range);
@@ -216,7 +223,6 @@ fn language_fix(code: &str) -> Option<(&'static str, &'static str)> {
     Some(match code {
         "jp" => ("ja", "Japanese"),
         "cn" => ("zh-cn", "Simplified Chinese"),
-        "kr" => ("ko", "Korean"),
         "gr" => ("el", "Greek"),
         "dk" => ("da", "Danish"),
         "cz" => ("cs", "Czech"),
@@ -239,8 +245,14 @@ fn language(source: &str, el: &Element<'_>, cx: &mut Context<'_>) {
     if el.node.children().any(|n| n.is_element()) {
         return;
     }
-    let value = model::build_value(el.clone(), el.base(), source);
-    let text: &str = &value.text;
+    let built;
+    let text: &str = match simple_text(el) {
+        Some(t) => t,
+        None => {
+            built = model::build_value(el.clone(), el.base(), source);
+            &built.text
+        }
+    };
     if !ext::pattern_matches(Pattern::NewsLanguage, text) || text == "zh-cn" || text == "zh-tw" {
         return;
     }
@@ -251,7 +263,7 @@ fn language(source: &str, el: &Element<'_>, cx: &mut Context<'_>) {
     if known {
         return;
     }
-    let span = value.span(source);
+    let span = model::build_value(el.clone(), el.base(), source).span(source);
     let (label, help) = match language_fix(text) {
         Some((code, language)) => (
             format!("did you mean `{code}`?"),
@@ -274,4 +286,30 @@ fn language(source: &str, el: &Element<'_>, cx: &mut Context<'_>) {
         .with_label(label)
         .with_help(help),
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn corrections_replace_non_codes_with_real_codes() {
+        for c in ["UK", "EL", "JA"] {
+            let (fix, _) = country_fix(c).unwrap();
+            assert!(iso_codes::country(c).is_none() && iso_codes::country(fix).is_some());
+        }
+        for c in ["RMB", "NTD", "UKP", "STG", "EUD", "ERU", "YEN", "JPN", "CAN", "AUS"] {
+            let (fix, _) = currency_fix(c).unwrap();
+            assert!(iso_codes::currency(c).is_none(), "{c}");
+            assert!(iso_codes::currency(fix).is_some(), "{fix}");
+        }
+        for c in [
+            "jp", "cn", "gr", "dk", "cz", "ua", "in", "iw", "ji", "jw", "mo", "gb", "us",
+            "at", "vn", "al", "rs",
+        ] {
+            let (fix, _) = language_fix(c).unwrap();
+            assert!(iso_codes::language_2(c).is_none(), "{c}");
+            assert!(fix.starts_with("zh-") || iso_codes::language_2(fix).is_some(), "{fix}");
+        }
+    }
 }

@@ -107,24 +107,28 @@ impl Rule for Check {
         }
         let source = sitemap.source;
         let page = entry.loc().map(|l| l.trimmed());
-        ext::visit_entry(sitemap, entry, &mut |el, decl| {
+        ext::visit_declared(source, entry, &mut |el, decl| {
             if std::ptr::eq(decl, &ext::VIDEO_UPLOADER) {
                 uploader_info(source, el, page, cx);
                 return;
             }
             let Some(points_at) = what(decl) else { return };
-            if el.node.children().any(|n| n.is_element()) {
-                return; // extension-structure reports markup inside a URL element.
-            }
-            let value = model::build_value(el.clone(), el.base(), source);
-            if xsd_rejects(&value.text) {
-                return; // extension-value reports it.
-            }
-            let name = format!("`<{}>`", el.qualified_name(source));
-            let text = value.trimmed();
+            // The text without building a `Value` (which is only needed to place findings).
+            let built;
+            let raw: &str = match simple_text(el) {
+                Some(t) => t,
+                // extension-structure reports markup inside a URL element.
+                None if el.node.children().any(|n| n.is_element()) => return,
+                None => {
+                    built = model::build_value(el.clone(), el.base(), source);
+                    &built.text
+                }
+            };
+            let (_, text) = trim(raw);
             if text.is_empty() {
+                let name = el.qualified_name(source);
                 cx.report(
-                    Diagnostic::new(&META, el.span.clone(), format!("{name} is empty"))
+                    Diagnostic::new(&META, el.span.clone(), format!("`<{name}>` is empty"))
                         .with_label("no URL")
                         .with_help(format!(
                             "write the absolute `http` or `https` URL of {points_at}, or remove the element"
@@ -140,6 +144,13 @@ impl Rule for Check {
                 return;
             }
             let problems = url_errors(text, page);
+            // What xsd:anyURI itself rejects is extension-value's (checked only for a URL with
+            // errors, so that valid URLs are parsed once).
+            if problems.is_empty() || xsd_rejects(raw) {
+                return;
+            }
+            let value = model::build_value(el.clone(), el.base(), source);
+            let name = format!("`<{}>`", el.qualified_name(source));
             let spans = problems
                 .iter()
                 .map(|p| {
@@ -151,6 +162,18 @@ impl Rule for Check {
                 .collect();
             report(&name, problems, spans, cx);
         });
+    }
+}
+
+/// The decoded text of an element holding text only (`""` when empty), without allocating;
+/// `None` when it holds child elements, or comments or processing instructions between pieces
+/// of text (which a built `Value` joins).
+pub(crate) fn simple_text<'a>(el: &Element<'a>) -> Option<&'a str> {
+    let mut children = el.node.children();
+    match (children.next(), children.next()) {
+        (None, _) => Some(""),
+        (Some(t), None) if t.is_text() => t.text(),
+        _ => None,
     }
 }
 
@@ -216,9 +239,6 @@ fn uploader_info(source: &str, el: &Element<'_>, page: Option<&str>, cx: &mut Co
     };
     let value = attr.value();
     let (start, text) = trim(value);
-    if xsd_rejects(value) {
-        return;
-    }
     let base = el.base();
     let r = attr.range_value();
     let value_span = r.start + base..r.end + base;
@@ -241,6 +261,9 @@ fn uploader_info(source: &str, el: &Element<'_>, page: Option<&str>, cx: &mut Co
         return;
     }
     let problems = url_errors(text, page);
+    if problems.is_empty() || xsd_rejects(value) {
+        return;
+    }
     let spans = problems
         .iter()
         .map(|p| on_one_line(source, span_of(p.range.clone())))

@@ -89,7 +89,7 @@ impl Rule for Check {
         let source = sitemap.source;
         let now = cx.settings.now;
         let mut found = Vec::new();
-        ext::visit_entry(sitemap, entry, &mut |el, decl| {
+        ext::visit_declared(source, entry, &mut |el, decl| {
             if std::ptr::eq(decl, &ext::NEWS_PUBLICATION_DATE) {
                 found.push(el.clone());
             }

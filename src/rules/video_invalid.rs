@@ -7,7 +7,7 @@ use crate::diagnostic::Diagnostic;
 use crate::extensions::{self as ext, SimpleType, Target};
 use crate::model::{self, Element, Entry, Sitemap, Value};
 use crate::rule::{Context, Rule, RuleMeta};
-use crate::rules::extension_url::has_extension;
+use crate::rules::extension_url::{has_extension, simple_text, trim};
 use crate::uri;
 
 declare_rule! {
@@ -101,7 +101,7 @@ impl Rule for Check {
         let source = sitemap.source;
         let page = entry.loc();
         let mut current: Option<Video<'_>> = None;
-        ext::visit_entry(sitemap, entry, &mut |el, decl| {
+        ext::visit_declared(source, entry, &mut |el, decl| {
             if std::ptr::eq(decl, &ext::VIDEO) {
                 if let Some(v) = current.take() {
                     no_location(source, &v, cx);
@@ -177,6 +177,9 @@ fn same_as_page(
     is_content: bool,
     cx: &mut Context<'_>,
 ) {
+    if simple_text(el).is_some_and(|t| trim(t).1 != page.trimmed()) {
+        return; // The common case, judged without building a value.
+    }
     let Some(value) = value_of(source, el) else {
         return;
     };
@@ -203,6 +206,13 @@ fn same_as_page(
 }
 
 fn duration(source: &str, el: &Element<'_>, cx: &mut Context<'_>) {
+    let zero = |t: &str| {
+        let d = t.trim_start_matches(['+', '-']);
+        !d.is_empty() && d.bytes().all(|b| b == b'0')
+    };
+    if simple_text(el).is_some_and(|t| !zero(trim(t).1)) {
+        return;
+    }
     let Some(value) = value_of(source, el) else {
         return;
     };
@@ -216,9 +226,7 @@ fn duration(source: &str, el: &Element<'_>, cx: &mut Context<'_>) {
     if ext::check_value(SimpleType::Seconds { max: 28800 }, &value.text, &target).is_some() {
         return;
     }
-    let t = value.trimmed();
-    let digits = t.trim_start_matches(['+', '-']);
-    if !digits.bytes().all(|b| b == b'0') {
+    if !zero(value.trimmed()) {
         return;
     }
     cx.report(
@@ -236,8 +244,10 @@ fn duration(source: &str, el: &Element<'_>, cx: &mut Context<'_>) {
 const UPLOADER_MAX: usize = 255;
 
 fn uploader(source: &str, el: &Element<'_>, page: Option<&Value<'_>>, cx: &mut Context<'_>) {
-    let name = format!("`<{}>`", el.qualified_name(source));
-    if let Some(value) = value_of(source, el) {
+    let name = || format!("`<{}>`", el.qualified_name(source));
+    // Byte length bounds the character count: short values are judged without a value.
+    let long = simple_text(el).is_none_or(|t| t.len() > UPLOADER_MAX);
+    if let Some(value) = long.then(|| value_of(source, el)).flatten() {
         let text = value.trimmed();
         let n = text.chars().count();
         if n > UPLOADER_MAX {
@@ -249,7 +259,10 @@ fn uploader(source: &str, el: &Element<'_>, page: Option<&Value<'_>>, cx: &mut C
                 Diagnostic::new(
                     &META,
                     value.source_range_in_trimmed(source, cut..text.len()),
-                    format!("{name} is {n} characters long; Google allows at most {UPLOADER_MAX}"),
+                    format!(
+                        "{} is {n} characters long; Google allows at most {UPLOADER_MAX}",
+                        name()
+                    ),
                 )
                 .with_label(format!("beyond {UPLOADER_MAX} characters"))
                 .with_help(format!(
@@ -282,7 +295,10 @@ fn uploader(source: &str, el: &Element<'_>, page: Option<&Value<'_>>, cx: &mut C
         Diagnostic::new(
             &META,
             r.start + base..r.end + base,
-            format!("the `info` page of {name} is on another site than the video's page"),
+            format!(
+                "the `info` page of {} is on another site than the video's page",
+                name()
+            ),
         )
         .with_label(format!("on `{info_host}`"))
         .with_secondary(page.span(source), format!("the page is on `{page_host}`"))
@@ -342,5 +358,21 @@ fn site(host: &str) -> &str {
         suffix(3)
     } else {
         second
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::same_site;
+
+    #[test]
+    fn same_site_is_lenient_about_subdomains_and_country_suffixes() {
+        assert!(same_site("www.example.com", "example.com"));
+        assert!(same_site("users.example.com", "WWW.Example.com"));
+        assert!(same_site("news.example.co.uk", "www.example.co.uk"));
+        assert!(same_site("www.bbc.de", "bbc.de"));
+        assert!(!same_site("www.youtube.com", "www.example.com"));
+        assert!(!same_site("example.co.uk", "other.co.uk"));
+        assert!(!same_site("", "example.com"));
     }
 }
