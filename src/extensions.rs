@@ -165,6 +165,8 @@ pub struct AttributeDecl {
     pub ty: SimpleType,
     /// `use="required"`.
     pub required: bool,
+    /// The year Google deprecated the attribute, though the XSD still declares it.
+    pub deprecated: Option<&'static str>,
 }
 
 /// The simple types the extension XSDs use, each checked exactly as the XSD defines it.
@@ -261,7 +263,26 @@ const fn repeated(element: &'static ElementDecl, max: Option<u32>) -> Particle {
 }
 
 const fn attribute(name: &'static str, ty: SimpleType, required: bool) -> AttributeDecl {
-    AttributeDecl { name, ty, required }
+    AttributeDecl {
+        name,
+        ty,
+        required,
+        deprecated: None,
+    }
+}
+
+/// An optional attribute Google deprecated in `year`.
+const fn deprecated_attribute(
+    name: &'static str,
+    ty: SimpleType,
+    year: &'static str,
+) -> AttributeDecl {
+    AttributeDecl {
+        name,
+        ty,
+        required: false,
+        deprecated: Some(year),
+    }
 }
 
 use Extension::{Image as I, Mobile as M, News as N, Video as V};
@@ -310,8 +331,8 @@ pub static VIDEO_DESCRIPTION: ElementDecl = text(V, "description", T::MaxLength(
 pub static VIDEO_CONTENT_LOC: ElementDecl = text(V, "content_loc", T::AnyUri);
 pub static VIDEO_PLAYER_LOC: ElementDecl = ElementDecl {
     attributes: &[
-        attribute("allow_embed", T::Enumeration(YES_NO), false),
-        attribute("autoplay", T::String, false),
+        deprecated_attribute("allow_embed", T::Enumeration(YES_NO), "2022"),
+        deprecated_attribute("autoplay", T::String, "2022"),
     ],
     ..text(V, "player_loc", T::AnyUri)
 };
@@ -325,17 +346,22 @@ pub static VIDEO_CONTENT_SEGMENT_LOC: ElementDecl = ElementDecl {
 pub static VIDEO_VIEW_COUNT: ElementDecl = text(V, "view_count", T::NonNegativeInteger);
 pub static VIDEO_PUBLICATION_DATE: ElementDecl = text(V, "publication_date", T::DateOrDateTime);
 pub static VIDEO_TAG: ElementDecl = text(V, "tag", T::String);
-pub static VIDEO_CATEGORY: ElementDecl = text(V, "category", T::MaxLength(256));
+pub static VIDEO_CATEGORY: ElementDecl = ElementDecl {
+    deprecated: Some("2022"),
+    ..text(V, "category", T::MaxLength(256))
+};
 pub static VIDEO_FAMILY_FRIENDLY: ElementDecl = text(V, "family_friendly", T::Enumeration(YES_NO));
 pub static VIDEO_RESTRICTION: ElementDecl = ElementDecl {
     attributes: &[attribute("relationship", RELATIONSHIP, true)],
     ..text(V, "restriction", T::Pattern(Pattern::CountryList))
 };
 pub static VIDEO_GALLERY_LOC: ElementDecl = ElementDecl {
+    deprecated: Some("2022"),
     attributes: &[attribute("title", T::String, false)],
     ..text(V, "gallery_loc", T::AnyUri)
 };
 pub static VIDEO_PRICE: ElementDecl = ElementDecl {
+    deprecated: Some("2022"),
     attributes: &[
         attribute("currency", T::Pattern(Pattern::Currency), false),
         attribute(
@@ -379,7 +405,7 @@ pub static VIDEO_TVSHOW: ElementDecl = ElementDecl {
         optional(&VIDEO_PREMIER_DATE),
     ]),
     attributes: &[],
-    deprecated: None,
+    deprecated: Some("2022"),
 };
 pub static VIDEO_PLATFORM: ElementDecl = ElementDecl {
     attributes: &[attribute("relationship", RELATIONSHIP, true)],
@@ -2210,6 +2236,70 @@ pub fn visit_entry<'a>(
 ) {
     let mut walker = Walker::new(sitemap.source, None, Some(f));
     walker.entry(sitemap, entry);
+}
+
+/// Calls `f` with every Google extension element of `entry` that sits where its XSD puts it, with
+/// its declaration, in document order: each `image:image`, `video:video`, `news:news` and
+/// `mobile:mobile` directly in the entry, and below them every child whose namespace and name
+/// match a particle of its parent's content model (order and counts are not checked).
+///
+/// The cheap walk for rules that read values: it allocates nothing and validates nothing
+/// (misplaced or unknown elements are the structure rules' findings). [`visit_entry`] also
+/// reaches misplaced elements, at the cost of the full validation walk.
+pub fn visit_declared<'a>(
+    source: &str,
+    entry: &Entry<'a>,
+    f: &mut dyn FnMut(&Element<'a>, &'static ElementDecl),
+) {
+    for child in entry
+        .children
+        .iter()
+        .filter(|c| c.kind == ChildKind::Foreign)
+    {
+        let el = &child.element;
+        let Some(ext) = el.namespace().and_then(Extension::from_namespace) else {
+            continue;
+        };
+        if el.local_name() != ext.root().name {
+            continue;
+        }
+        let base = el.base();
+        f(el, ext.root());
+        let Content::Sequence(particles) = ext.root().content else {
+            continue;
+        };
+        let ns = ext.namespace();
+        for node in el.node.children().filter(|n| n.is_element()) {
+            let Some(decl) = particle_for(particles, node, ns) else {
+                continue;
+            };
+            let child = Element::new(node, base, source);
+            f(&child, decl);
+            // One more level: `news:publication`, `video:tvshow`.
+            if let Content::Sequence(inner) = decl.content {
+                for n in node.children().filter(|n| n.is_element()) {
+                    if let Some(d) = particle_for(inner, n, ns) {
+                        f(&Element::new(n, base, source), d);
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn particle_for(
+    particles: &'static [Particle],
+    node: roxmltree::Node<'_, '_>,
+    ns: &str,
+) -> Option<&'static ElementDecl> {
+    let name = node.tag_name();
+    if name.namespace() != Some(ns) {
+        return None;
+    }
+    particles
+        .iter()
+        .find(|p| p.element.name == name.name())
+        .map(|p| p.element)
 }
 
 /// Where a top-level extension element stands.

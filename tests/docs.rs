@@ -48,6 +48,7 @@ const PROSE_EXAMPLES: &[&str] = &[
     "encoding-not-utf8",
     "invalid-utf8",
     "too-many-entries",
+    "extension-limits",
     "internal-error",
 ];
 

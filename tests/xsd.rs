@@ -254,7 +254,7 @@ const CODES: &[ReasonCode] = &[
     ReasonCode {
         code: "ext-url-absolute",
         explains: &[("valid", "invalid", "clean"), ("valid", "invalid", "error")],
-        meaning: "an image/video URL that is not an absolute http(s) URL without unsafe characters: Google's xsd:anyURI accepts it, schemas/ (tExtUrl) rejects it; a `clean` sitemap-lint verdict means the linter has no error-level rule for it yet",
+        meaning: "an image/video URL that is not an absolute http(s) URL without unsafe characters: Google's xsd:anyURI accepts it, schemas/ (tExtUrl) rejects it, and so does sitemap-lint's extension-url (an error) unless another rule owns the finding; a `clean` verdict is a URL extension-url accepts that the pattern cannot tell apart",
     },
 ];
 

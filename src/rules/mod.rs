@@ -66,11 +66,18 @@ rules! {
     extension_placement,
     extension_structure,
     extension_value,
+    // Google extensions (Google's documentation beyond the XSDs).
+    extension_url,
+    extension_unknown_code,
+    video_invalid,
+    extension_deprecated,
+    news_date_range,
     // Limits.
     too_many_entries,
     // Inline suppressions (applied by the engine after every other rule).
     suppression_invalid,
     unused_suppression,
+    extension_limits,
     // The checker itself.
     internal_error,
 }

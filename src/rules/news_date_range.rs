@@ -1,0 +1,185 @@
+//! Rule `news-date-range`: a `<news:publication_date>` more than two days old, or in the future, at the time of the check.
+
+use crate::declare_rule;
+use crate::diagnostic::Diagnostic;
+use crate::extensions as ext;
+use crate::model::{self, Element, Entry, Sitemap};
+use crate::rule::{Context, Rule, RuleMeta};
+use crate::rules::extension_url::has_extension;
+use crate::w3c_datetime::{self, Precision};
+
+declare_rule! {
+    /// ## What it does
+    /// Compares each `<news:publication_date>` with the time of the check (the current time,
+    /// or `--now`) and warns when the article was published more than two days earlier, or
+    /// when the date is in the future (beyond an hour of clock skew).
+    ///
+    /// A date without a time (`2024-11-21`) or a time without a timezone may be in any
+    /// timezone: the check gives it the benefit of the doubt (from UTC+14 to UTC−12).
+    ///
+    /// ## Why is this bad?
+    /// Google News sitemaps are for fresh articles: Google asks to list only articles
+    /// published in the last two days and to remove older ones (they stay in the site's
+    /// regular sitemap). A date in the future is a wrong date, often a timezone mistake.
+    ///
+    /// ## Example
+    /// ```xml
+    /// <?xml version="1.0" encoding="UTF-8"?>
+    /// <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"
+    ///         xmlns:news="http://www.google.com/schemas/sitemap-news/0.9">
+    ///   <url>
+    ///     <loc>https://www.example.com/business/article55.html</loc>
+    ///     <news:news>
+    ///       <news:publication>
+    ///         <news:name>The Example Times</news:name>
+    ///         <news:language>en</news:language>
+    ///       </news:publication>
+    ///       <news:publication_date>2008-12-23</news:publication_date>
+    ///       <news:title>Companies A, B in Merger Talks</news:title>
+    ///     </news:news>
+    ///   </url>
+    /// </urlset>
+    /// ```
+    ///
+    /// Use instead:
+    /// ```xml
+    /// <?xml version="1.0" encoding="UTF-8"?>
+    /// <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+    ///   <url>
+    ///     <loc>https://www.example.com/business/article55.html</loc>
+    ///     <lastmod>2008-12-23</lastmod>
+    ///   </url>
+    /// </urlset>
+    /// ```
+    ///
+    /// The old article leaves the news sitemap; its page stays in the regular sitemap.
+    ///
+    /// ## References
+    /// - Google Search Central, "News sitemaps": "Only include URLs for articles that were
+    ///   published in the last two days"; "remove URLs from the news sitemap" once they are
+    ///   older
+    /// - W3C Datetime (the format of `publication_date`)
+    pub static META = {
+        name: "news-date-range",
+        category: Date,
+        severity: Warning,
+        summary: "a news article published more than two days before the check, or in the future",
+    }
+}
+
+pub struct Check;
+
+/// Two days, in seconds: how old a news article may be.
+const MAX_AGE: i64 = 2 * 86_400;
+/// How far in the future a date may be (clock skew).
+const FUTURE_TOLERANCE: i64 = 3_600;
+/// The farthest timezones from UTC: UTC+14 and UTC−12.
+const EAST: i64 = 14 * 3_600;
+const WEST: i64 = 12 * 3_600;
+
+impl Rule for Check {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check_entry(&self, sitemap: &Sitemap<'_>, entry: &Entry<'_>, cx: &mut Context<'_>) {
+        if !has_extension(entry, &[ext::NEWS_NS]) {
+            return;
+        }
+        let source = sitemap.source;
+        let now = cx.settings.now;
+        let mut found = Vec::new();
+        ext::visit_declared(source, entry, &mut |el, decl| {
+            if std::ptr::eq(decl, &ext::NEWS_PUBLICATION_DATE) {
+                found.push(el.clone());
+            }
+        });
+        for el in found {
+            check(source, &el, now, cx);
+        }
+    }
+}
+
+fn check(source: &str, el: &Element<'_>, now: i64, cx: &mut Context<'_>) {
+    if el.node.children().any(|n| n.is_element()) {
+        return;
+    }
+    let value = model::build_value(el.clone(), el.base(), source);
+    let text = value.trimmed();
+    // Only values the XSD accepts: extension-value reports the others.
+    if !ext::is_xsd_date_or_datetime(text) {
+        return;
+    }
+    let Some(dt) = w3c_datetime::parse(text).datetime().cloned() else {
+        return;
+    };
+    let at = dt.unix_seconds();
+    // The earliest and latest instants the value may denote.
+    let (earliest, latest) = match (dt.offset_minutes, dt.precision) {
+        (Some(_), _) => (at, at),
+        (None, Precision::Date) => (at.saturating_sub(EAST), at.saturating_add(86_400 - 1 + WEST)),
+        (None, _) => (at.saturating_sub(EAST), at.saturating_add(WEST)),
+    };
+    let name = el.qualified_name(source);
+    let checked = format!("checked at {} (UTC)", format_utc(now));
+    if latest < now.saturating_sub(MAX_AGE) {
+        let days = now.saturating_sub(latest) / 86_400;
+        let age = format!("more than {days} days before the check");
+        cx.report(
+            Diagnostic::new(
+                &META,
+                value.span(source),
+                format!("news article published more than two days ago: `{text}`"),
+            )
+            .with_label(age)
+            .with_note(checked)
+            .with_help("remove this `<news:news>` from the news sitemap (keep the page in the regular sitemap): Google News sitemaps list only articles of the last two days"),
+        );
+    } else if earliest > now.saturating_add(FUTURE_TOLERANCE) {
+        cx.report(
+            Diagnostic::new(
+                &META,
+                value.span(source),
+                format!("`<{name}>` `{text}` is in the future"),
+            )
+            .with_label("after the time of the check")
+            .with_note(checked)
+            .with_help("write the time the article was first published, with its timezone offset (such as `+01:00`)"),
+        );
+    }
+}
+
+/// `2024-11-21T12:00:00` for Unix seconds.
+fn format_utc(secs: i64) -> String {
+    let days = secs.div_euclid(86_400);
+    let rem = secs.rem_euclid(86_400);
+    // Howard Hinnant's civil_from_days.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::format_utc;
+
+    #[test]
+    fn formats_unix_seconds() {
+        assert_eq!(format_utc(0), "1970-01-01T00:00:00");
+        assert_eq!(format_utc(1_732_190_400), "2024-11-21T12:00:00");
+        assert_eq!(format_utc(951_782_400), "2000-02-29T00:00:00");
+        assert_eq!(format_utc(-1), "1969-12-31T23:59:59");
+    }
+}
