@@ -53,6 +53,12 @@ rules! {
     extension_placement,
     extension_structure,
     extension_value,
+    // hreflang alternates (`xhtml:link`).
+    hreflang_rel,
+    hreflang_invalid,
+    hreflang_href_invalid,
+    hreflang_duplicate,
+    hreflang_self_missing,
     // Limits.
     too_many_entries,
     // The checker itself.
