@@ -59,6 +59,8 @@ rules! {
     hreflang_href_invalid,
     hreflang_duplicate,
     hreflang_self_missing,
+    hreflang_return_link,
+    hreflang_cluster_mismatch,
     // Limits.
     too_many_entries,
     // The checker itself.
