@@ -348,7 +348,7 @@ fn diagnose(value: &str) -> Problem {
         };
     };
     let help = match &fix {
-        Some(f) if !first.help.ends_with(&format!("`{f}`")) => format!("{}: `{f}`", first.help),
+        Some(f) if !first.help.contains(&format!("`{f}`")) => format!("{}: `{f}`", first.help),
         _ => first.help,
     };
     Problem {

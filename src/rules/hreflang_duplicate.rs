@@ -167,7 +167,7 @@ fn report(first: &Item<'_>, dup: &Item<'_>, earlier: usize, cx: &mut Context<'_>
         )
     } else {
         let keep = format!(
-            "keep the one alternate of this language (`{}` or `{}`)",
+            "keep one alternate for this code (`{}` or `{}`)",
             first.2, dup.2
         );
         let help = match hreflang::parse(code) {
@@ -176,8 +176,8 @@ fn report(first: &Item<'_>, dup: &Item<'_>, earlier: usize, cx: &mut Context<'_>
                 script: None,
                 region: None,
             }) => {
-                let l = &code[language];
-                format!("{keep}; to target several countries, give each its region code (`{l}-GB`, `{l}-US`)")
+                let l = code[language].to_ascii_lowercase();
+                format!("{keep}; to target several countries, give each its own code: `{l}-` followed by the ISO 3166-1 country code")
             }
             _ => keep,
         };
