@@ -681,15 +681,13 @@ pub struct LinkAttribute<'a> {
     pub value: &'a str,
     /// Source span of the value between the quotes.
     pub span: Range<usize>,
-    /// Whether `value` is byte for byte the source text at `span`, so offsets map directly.
-    pub verbatim: bool,
 }
 
 impl LinkAttribute<'_> {
     /// The source span of `range` (a byte range of `value`); the whole value when it is not
-    /// written verbatim.
-    pub fn source_range(&self, range: Range<usize>) -> Range<usize> {
-        if self.verbatim {
+    /// written verbatim (entities or normalised whitespace). Only called on findings.
+    pub fn source_range(&self, source: &str, range: Range<usize>) -> Range<usize> {
+        if source.get(self.span.clone()) == Some(self.value) {
             self.span.start + range.start..self.span.start + range.end
         } else {
             self.span.clone()
@@ -727,7 +725,6 @@ pub fn is_link(child: &crate::model::Child<'_>) -> bool {
 
 /// The `<xhtml:link>` children of a `<url>` entry, in document order (none for `<sitemap>`).
 pub fn links<'e, 'a>(
-    source: &'e str,
     entry: &'e crate::model::Entry<'a>,
 ) -> impl Iterator<Item = Link<'e, 'a>> + 'e {
     let is_url = entry.kind == crate::model::EntryKind::Url;
@@ -735,10 +732,10 @@ pub fn links<'e, 'a>(
         .children
         .iter()
         .filter(move |c| is_url && is_link(c))
-        .map(move |c| read_link(source, &c.element))
+        .map(move |c| read_link(&c.element))
 }
 
-fn read_link<'e, 'a>(source: &str, element: &'e crate::model::Element<'a>) -> Link<'e, 'a> {
+fn read_link<'e, 'a>(element: &'e crate::model::Element<'a>) -> Link<'e, 'a> {
     let base = element.base();
     let mut link = Link {
         element,
@@ -760,10 +757,8 @@ fn read_link<'e, 'a>(source: &str, element: &'e crate::model::Element<'a>) -> Li
         };
         let r = attr.range_value();
         let span = r.start + base..r.end + base;
-        let value = attr.value();
         *slot = Some(LinkAttribute {
-            value,
-            verbatim: source.get(span.clone()) == Some(value),
+            value: attr.value(),
             span,
         });
     }

@@ -1,13 +1,12 @@
 //! Rule `hreflang-cluster-mismatch`: pages of one hreflang cluster list different alternates, or disagree on a page's code.
 
-use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 
 use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
 use crate::model::{Entry, Sitemap};
 use crate::rule::{Collector, Context, Rule, RuleMeta, MAX_REPORTS_PER_RULE};
-use crate::rules::hreflang_return_link::Graph;
+use crate::rules::hreflang_return_link::{self as return_link, FastHasher, Graph, Index};
 
 declare_rule! {
     /// ## What it does
@@ -87,7 +86,7 @@ impl Rule for Check {
     }
 
     fn collector<'a>(&self, _sitemap: &Sitemap<'a>) -> Option<Box<dyn Collector<'a> + 'a>> {
-        Some(Box::new(Clusters(Graph::default())))
+        Some(Box::new(Clusters(Some(Graph::default()))))
     }
 }
 
@@ -96,7 +95,8 @@ const MAX_COMPARED: usize = 16;
 /// Missing alternates named per page at most.
 const MAX_NAMED: usize = 8;
 
-struct Clusters<'a>(Graph<'a>);
+/// `None` once the graph of `hreflang-return-link` is known to serve this rule.
+struct Clusters<'a>(Option<Graph<'a>>);
 
 /// An order-independent fingerprint of a page's list: the sum of the hashes of its distinct
 /// (href, lowercase code) pairs.
@@ -108,26 +108,52 @@ fn fingerprint(graph: &Graph<'_>, page: usize) -> u64 {
             continue;
         }
         previous = Some((alt.href, alt.lang));
-        let mut h = DefaultHasher::new();
+        let mut h = FastHasher::default();
         alt.href.hash(&mut h);
         for b in alt.lang.bytes() {
             h.write_u8(b.to_ascii_lowercase());
         }
-        sum = sum.wrapping_add(h.finish());
+        // Mixed (MurmurHash3's finaliser) so that sums of different lists rarely coincide.
+        let mut x = h.finish();
+        x ^= x >> 33;
+        x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
+        x ^= x >> 33;
+        x = x.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+        x ^= x >> 33;
+        sum = sum.wrapping_add(x);
     }
     sum
 }
 
 impl<'a> Collector<'a> for Clusters<'a> {
-    fn entry(&mut self, sitemap: &Sitemap<'a>, entry: &Entry<'a>, _cx: &mut Context<'_>) {
-        self.0.add(sitemap, entry);
+    fn entry(&mut self, sitemap: &Sitemap<'a>, entry: &Entry<'a>, cx: &mut Context<'_>) {
+        // When `hreflang-return-link` runs, its graph serves this rule too (see its `finish`).
+        if self.0.is_none() {
+            return;
+        }
+        if entry.index == 0 && cx.settings.severity_of(&return_link::META).is_some() {
+            self.0 = None;
+            return;
+        }
+        if let Some(graph) = &mut self.0 {
+            graph.add(sitemap, entry);
+        }
     }
 
     fn finish(self: Box<Self>, _sitemap: &Sitemap<'a>, cx: &mut Context<'_>) {
-        let graph = self.0;
-        let index = graph.index();
+        if let Some(graph) = self.0 {
+            let index = graph.index();
+            check(&graph, &index, cx);
+        }
+    }
+}
+
+/// The cluster checks over a finished graph. `hreflang-return-link`'s collector calls this too,
+/// so that one graph serves both rules when both are enabled.
+pub(crate) fn check(graph: &Graph<'_>, index: &Index<'_>, cx: &mut Context<'_>) {
+    {
         let prints: Vec<u64> = (0..graph.pages.len())
-            .map(|p| fingerprint(&graph, p))
+            .map(|p| fingerprint(graph, p))
             .collect();
         // Steps of the comparisons below, bounded so that pathological files stay linear.
         let mut budget = graph.links.len().saturating_mul(32) + 100_000;
@@ -275,5 +301,91 @@ impl<'a> Collector<'a> for Clusters<'a> {
             }
             report(d, cx);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{check_reader, Settings};
+
+    fn sitemap(urls: &[(String, Vec<(&str, String)>)]) -> String {
+        let mut s = String::from(
+            "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\" xmlns:xhtml=\"http://www.w3.org/1999/xhtml\">\n",
+        );
+        for (loc, links) in urls {
+            s.push_str(&format!("<url><loc>{loc}</loc>"));
+            for (lang, href) in links {
+                s.push_str(&format!(
+                    "<xhtml:link rel=\"alternate\" hreflang=\"{lang}\" href=\"{href}\"/>"
+                ));
+            }
+            s.push_str("</url>\n");
+        }
+        s.push_str("</urlset>\n");
+        s
+    }
+
+    fn count(xml: &str, rule: &str) -> usize {
+        let report = check_reader("t.xml", xml.as_bytes(), &Settings::default()).unwrap();
+        report
+            .diagnostics
+            .iter()
+            .filter(|d| d.rule.name == rule)
+            .count()
+    }
+
+    /// A hub listing thousands of pages that each list only the hub and themselves: every page
+    /// misses thousands of alternates. The work budget keeps this linear, and reports are capped.
+    #[test]
+    fn hub_with_thousands_of_partial_pages_stays_bounded() {
+        let n = 3_000;
+        let page = |i: usize| format!("https://www.example.com/p{i}/");
+        let hub = "https://www.example.com/".to_owned();
+        let mut urls = vec![(
+            hub.clone(),
+            std::iter::once(("x-default", hub.clone()))
+                .chain((0..n).map(|i| ("en", page(i))))
+                .collect(),
+        )];
+        for i in 0..n {
+            urls.push((page(i), vec![("x-default", hub.clone()), ("en", page(i))]));
+        }
+        let xml = sitemap(&urls);
+        let started = std::time::Instant::now();
+        let found = count(&xml, "hreflang-cluster-mismatch");
+        assert!(found > 0 && found <= crate::rule::MAX_REPORTS_PER_RULE);
+        // Generous: the unbounded comparison would take minutes in a debug build.
+        assert!(started.elapsed().as_secs() < 60);
+        // The hub lists `en` many times: duplicates, not return-link problems.
+        assert_eq!(count(&xml, "hreflang-return-link"), 0);
+    }
+
+    #[test]
+    fn consistent_cluster_is_clean_and_a_missing_member_is_found() {
+        let e = |p: &str| format!("https://www.example.com/{p}/");
+        let all = vec![("en", e("en")), ("de", e("de")), ("fr", e("fr"))];
+        let urls = vec![
+            (e("en"), all.clone()),
+            (e("de"), all.clone()),
+            (e("fr"), all.clone()),
+        ];
+        assert_eq!(count(&sitemap(&urls), "hreflang-cluster-mismatch"), 0);
+        let mut urls = urls;
+        urls[2].1.push(("it", "https://www.example.it/".to_owned()));
+        // `en` and `de` lack the Italian page that `fr` lists.
+        assert_eq!(count(&sitemap(&urls), "hreflang-cluster-mismatch"), 2);
+        // The same with `hreflang-return-link` off: the rule then builds its own graph.
+        let xml = sitemap(&urls);
+        let alone = Settings::only("hreflang-cluster-mismatch");
+        let report = check_reader("t.xml", xml.as_bytes(), &alone).unwrap();
+        assert_eq!(report.diagnostics.len(), 2);
+        // And off while `hreflang-return-link` runs: no finding of it.
+        let mut off = Settings::default();
+        off.overrides.insert("hreflang-cluster-mismatch", None);
+        let report = check_reader("t.xml", xml.as_bytes(), &off).unwrap();
+        assert!(report
+            .diagnostics
+            .iter()
+            .all(|d| d.rule.name != "hreflang-cluster-mismatch"));
     }
 }

@@ -74,12 +74,11 @@ impl Rule for Check {
         &META
     }
 
-    fn check_entry(&self, sitemap: &Sitemap<'_>, entry: &Entry<'_>, cx: &mut Context<'_>) {
-        let source = sitemap.source;
+    fn check_entry(&self, _sitemap: &Sitemap<'_>, entry: &Entry<'_>, cx: &mut Context<'_>) {
         let mut small: [Item<'_>; SMALL] = Default::default();
         let mut n = 0;
         let mut large: Vec<Item<'_>> = Vec::new();
-        for link in hreflang::links(source, entry) {
+        for link in hreflang::links(entry) {
             let Some(code) = &link.hreflang else { continue };
             let item = (
                 code.value.trim(),

@@ -66,7 +66,7 @@ impl Rule for Check {
 
     fn check_entry(&self, sitemap: &Sitemap<'_>, entry: &Entry<'_>, cx: &mut Context<'_>) {
         let source = sitemap.source;
-        for link in hreflang::links(source, entry) {
+        for link in hreflang::links(entry) {
             let name = link.element.qualified_name(source);
             let Some(href) = &link.href else {
                 cx.report(
@@ -101,7 +101,7 @@ impl Rule for Check {
                 cx.report(
                     Diagnostic::new(
                         &META,
-                        href.source_range(lead..lead + end),
+                        href.source_range(source, lead..lead + end),
                         format!("app deep link `{value}` as an alternate"),
                     )
                     .with_label("not a web URL")
@@ -117,7 +117,7 @@ impl Rule for Check {
             let Some(first) = problems.into_iter().find(|p| p.kind.is_error()) else {
                 continue;
             };
-            let span = href.source_range(first.range.start + lead..first.range.end + lead);
+            let span = href.source_range(source, first.range.start + lead..first.range.end + lead);
             cx.report(
                 Diagnostic::new(
                     &META,

@@ -73,7 +73,7 @@ impl Rule for Check {
 
     fn check_entry(&self, sitemap: &Sitemap<'_>, entry: &Entry<'_>, cx: &mut Context<'_>) {
         let source = sitemap.source;
-        for link in hreflang::links(source, entry) {
+        for link in hreflang::links(entry) {
             let name = link.element.qualified_name(source);
             let Some(attr) = &link.hreflang else {
                 // A separate mobile URL (`media`) has no language; an app link is reported by
@@ -106,7 +106,7 @@ impl Rule for Check {
                 // Point at `hreflang=""` rather than between the quotes.
                 attr.span.start.saturating_sub(1)..attr.span.end + 1
             } else {
-                attr.source_range(problem.range.clone())
+                attr.source_range(source, problem.range.clone())
             };
             let span = if span.is_empty() {
                 attr.span.clone()

@@ -62,7 +62,7 @@ impl Rule for Check {
 
     fn check_entry(&self, sitemap: &Sitemap<'_>, entry: &Entry<'_>, cx: &mut Context<'_>) {
         let source = sitemap.source;
-        for link in hreflang::links(source, entry) {
+        for link in hreflang::links(entry) {
             let name = link.element.qualified_name(source);
             match &link.rel {
                 None => cx.report(

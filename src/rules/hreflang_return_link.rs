@@ -2,6 +2,7 @@
 
 use std::borrow::Cow;
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::ops::Range;
 
 use crate::declare_rule;
@@ -127,30 +128,30 @@ impl<'a> Graph<'a> {
             if !hreflang::is_link(child) {
                 continue;
             }
-            let node = child.element.node;
-            let (Some(lang), Some(href)) = (
-                node.attribute("hreflang"),
-                node.attribute("href"),
-            ) else {
-                continue;
-            };
+            // One pass over the attributes: this runs for every link of the file.
             let base = child.element.base();
-            let span = |name: &str| {
-                node.attributes()
-                    .find(|a| a.name() == name && a.namespace().is_none())
-                    .map_or(child.element.name_span.clone(), |a| {
-                        let r = a.range_value();
-                        r.start + base..r.end + base
-                    })
+            let (mut lang, mut href) = (None, None);
+            for attr in child.element.node.attributes() {
+                let slot = match attr.name() {
+                    "hreflang" => &mut lang,
+                    "href" => &mut href,
+                    _ => continue,
+                };
+                if attr.namespace().is_none() {
+                    let r = attr.range_value();
+                    *slot = Some((attr.value(), r.start + base..r.end + base));
+                }
+            }
+            let (Some((lang, lang_span)), Some((href, href_span))) = (lang, href) else {
+                continue;
             };
             self.links.push(Alt {
                 lang: lang.trim(),
                 href: href.trim_matches(crate::model::is_xml_space),
-                lang_span: span("hreflang"),
-                href_span: span("href"),
+                lang_span,
+                href_span,
             });
         }
-        let _ = sitemap;
         let links = start..self.links.len();
         self.links[links.clone()].sort_unstable_by(|a, b| {
             a.href.cmp(b.href).then_with(|| cmp_code(a.lang, b.lang))
@@ -163,8 +164,8 @@ impl<'a> Graph<'a> {
     }
 
     /// Each `<loc>` → its first page.
-    pub fn index(&self) -> HashMap<&str, usize> {
-        let mut index = HashMap::with_capacity(self.pages.len());
+    pub fn index(&self) -> Index<'_> {
+        let mut index = HashMap::with_capacity_and_hasher(self.pages.len(), Default::default());
         for (i, p) in self.pages.iter().enumerate() {
             index.entry(&*p.loc).or_insert(i);
         }
@@ -194,6 +195,40 @@ impl<'a> Graph<'a> {
     }
 }
 
+/// Each `<loc>` of a [`Graph`] → its first page.
+pub(crate) type Index<'g> = HashMap<&'g str, usize, BuildHasherDefault<FastHasher>>;
+
+/// A fast non-cryptographic hasher (FxHash's multiply-rotate) for the URL index and the list
+/// fingerprints: keys come from one file, and a collision only costs a comparison.
+#[derive(Default)]
+pub(crate) struct FastHasher(u64);
+
+impl Hasher for FastHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            self.add(u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]));
+        }
+        for &b in chunks.remainder() {
+            self.add(u64::from(b));
+        }
+    }
+
+    fn write_u8(&mut self, b: u8) {
+        self.add(u64::from(b));
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+impl FastHasher {
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
 /// Case-insensitive order of codes.
 pub(crate) fn cmp_code(a: &str, b: &str) -> std::cmp::Ordering {
     a.bytes()
@@ -209,6 +244,15 @@ impl<'a> Collector<'a> for Graph<'a> {
     fn finish(self: Box<Self>, _sitemap: &Sitemap<'a>, cx: &mut Context<'_>) {
         let graph = *self;
         let index = graph.index();
+        // One graph for both cross-entry rules: `hreflang-cluster-mismatch` collects nothing
+        // itself while this rule is enabled.
+        if cx
+            .settings
+            .severity_of(&crate::rules::hreflang_cluster_mismatch::META)
+            .is_some()
+        {
+            crate::rules::hreflang_cluster_mismatch::check(&graph, &index, cx);
+        }
         let mut reported = 0usize;
         for (a, page) in graph.pages.iter().enumerate() {
             let own = &*page.loc;
@@ -252,5 +296,52 @@ impl<'a> Collector<'a> for Graph<'a> {
                 );
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{check_reader, Settings};
+
+    fn findings(xml: &str) -> Vec<String> {
+        let report = check_reader("t.xml", xml.as_bytes(), &Settings::default()).unwrap();
+        report
+            .diagnostics
+            .iter()
+            .filter(|d| d.rule.name == "hreflang-return-link")
+            .map(|d| d.message.clone())
+            .collect()
+    }
+
+    #[test]
+    fn return_links_are_followed_only_inside_the_file() {
+        let xml = r#"<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">
+<url><loc>https://a.example/en</loc>
+<xhtml:link rel="alternate" hreflang="en" href="https://a.example/en"/>
+<xhtml:link rel="alternate" hreflang="de" href="https://a.example/de"/>
+<xhtml:link rel="alternate" hreflang="fr" href="https://a.example/fr"/>
+<xhtml:link rel="alternate" hreflang="es" href="https://b.example/es"/></url>
+<url><loc>https://a.example/de</loc>
+<xhtml:link rel="alternate" hreflang="en" href="https://a.example/en"/>
+<xhtml:link rel="alternate" hreflang="de" href="https://a.example/de"/></url>
+<url><loc>https://a.example/fr</loc></url>
+</urlset>"#;
+        assert_eq!(
+            findings(xml),
+            ["alternate `https://a.example/fr` does not link back to `https://a.example/en`"]
+        );
+    }
+
+    #[test]
+    fn urls_with_entities_compare_decoded() {
+        let xml = r#"<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">
+<url><loc>https://a.example/?l=en&amp;x=1</loc>
+<xhtml:link rel="alternate" hreflang="en" href="https://a.example/?l=en&amp;x=1"/>
+<xhtml:link rel="alternate" hreflang="de" href="https://a.example/?l=de&amp;x=1"/></url>
+<url><loc><![CDATA[https://a.example/?l=de&x=1]]></loc>
+<xhtml:link rel="alternate" hreflang="en" href="https://a.example/?l=en&#38;x=1"/>
+<xhtml:link rel="alternate" hreflang="de" href="https://a.example/?l=de&amp;x=1"/></url>
+</urlset>"#;
+        assert!(findings(xml).is_empty(), "{:?}", findings(xml));
     }
 }

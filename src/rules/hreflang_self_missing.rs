@@ -72,7 +72,7 @@ impl Rule for Check {
             return;
         }
         let mut any = false;
-        for link in hreflang::links(source, entry) {
+        for link in hreflang::links(entry) {
             if link.hreflang.is_none() {
                 continue;
             }
@@ -84,7 +84,7 @@ impl Rule for Check {
         if !any {
             return;
         }
-        let near = hreflang::links(source, entry).find_map(|link| {
+        let near = hreflang::links(entry).find_map(|link| {
             let href = link.href?;
             let why = near_miss(own, href.value.trim())?;
             Some((href, why))
