@@ -15,6 +15,7 @@ pub mod docs;
 pub mod encoding;
 pub mod engine;
 pub mod extensions;
+pub mod hreflang;
 pub mod input;
 pub mod iso_codes;
 pub mod model;

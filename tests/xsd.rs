@@ -252,6 +252,11 @@ const CODES: &[ReasonCode] = &[
         meaning: "a mistake XSD 1.0 cannot express or schema validation does not see: hosts and scope of `<loc>` values (one host per file, `--sitemap-url`), a near-miss namespace declared but unused, an `xhtml:link` that the root's wildcard admits where no search engine reads it",
     },
     ReasonCode {
+        code: "xhtml-lax",
+        explains: &[("invalid", "valid", "error")],
+        meaning: "an `xhtml:link` value schemas/ does not type (its lax wildcard skips XHTML; hreflang is checked by the rules): the official XHTML XSD rejects some `hreflang` values by xs:language syntax, sitemap-lint (hreflang-invalid) rejects those and more",
+    },
+    ReasonCode {
         code: "ext-url-absolute",
         explains: &[("valid", "invalid", "clean"), ("valid", "invalid", "error")],
         meaning: "an image/video URL that is not an absolute http(s) URL without unsafe characters: Google's xsd:anyURI accepts it, schemas/ (tExtUrl) rejects it, and so does sitemap-lint's extension-url (an error) unless another rule owns the finding; a `clean` verdict is a URL extension-url accepts that the pattern cannot tell apart",

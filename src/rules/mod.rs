@@ -72,12 +72,20 @@ rules! {
     video_invalid,
     extension_deprecated,
     news_date_range,
+    // hreflang alternates (`xhtml:link`).
+    hreflang_rel,
+    hreflang_invalid,
+    hreflang_href_invalid,
+    hreflang_duplicate,
+    hreflang_self_missing,
+    hreflang_return_link,
+    hreflang_cluster_mismatch,
     // Limits.
     too_many_entries,
+    extension_limits,
     // Inline suppressions (applied by the engine after every other rule).
     suppression_invalid,
     unused_suppression,
-    extension_limits,
     // The checker itself.
     internal_error,
 }
