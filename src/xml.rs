@@ -1757,7 +1757,14 @@ pub fn check_tree(doc: &Document<'_>, text: &str, base: usize, out: &mut Vec<Dia
             }
         } else if node.is_element() {
             let tag = parsed.get(r.start..r.end).unwrap_or("");
-            let tag = &tag[..tag.find('>').map_or(tag.len(), |e| e + 1)];
+            // Most start tags are a few bytes (`<loc>`), shorter than memchr's set-up: look at the
+            // first 16 bytes with a byte loop, only then search the rest.
+            let head = &tag.as_bytes()[..tag.len().min(16)];
+            let end = match head.iter().position(|&b| b == b'>') {
+                Some(e) => e + 1,
+                None => tag.find('>').map_or(tag.len(), |e| e + 1),
+            };
+            let tag = &tag[..end];
             if tag.starts_with("<:") {
                 out.push(
                     Diagnostic::new(
