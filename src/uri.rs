@@ -132,6 +132,120 @@ pub fn check_http_url(value: &str) -> Vec<Problem> {
 /// [`check_http_url`], with the origin (`https://www.example.com`, as returned by [`origin`])
 /// that help texts complete relative references with, instead of `https://example.com`.
 pub fn check_http_url_with_base(value: &str, base: Option<&str>) -> Vec<Problem> {
+    if is_plain_http_url(value.as_bytes()) {
+        return Vec::new();
+    }
+    check_full(value, base)
+}
+
+/// Whether `v` is a plain ASCII `http(s)://host[:port][/path][?query]` URL in which the full
+/// checker finds nothing: lowercase scheme, a DNS host of letters, digits, inner hyphens and
+/// dots (no `xn--` label, no trailing dot, not numeric), a port of 1 to 5 digits up to 65535,
+/// then only unreserved characters, sub-delims, `:`, `@`, `/`, `?` and `%XX` escapes.
+///
+/// One pass over the bytes, no allocation. `false` only means "not sure": the full checker then
+/// decides. It is never `true` for a value with a problem (the tests compare it with
+/// [`check_full`] on many generated values).
+fn is_plain_http_url(v: &[u8]) -> bool {
+    let rest = match v {
+        [b'h', b't', b't', b'p', b's', b':', b'/', b'/', rest @ ..]
+        | [b'h', b't', b't', b'p', b':', b'/', b'/', rest @ ..] => rest,
+        _ => return false,
+    };
+    let host_end = rest
+        .iter()
+        .position(|&x| !(x.is_ascii_alphanumeric() || x == b'-' || x == b'.'))
+        .unwrap_or(rest.len());
+    let host = &rest[..host_end];
+    if host.is_empty() || host.len() > 253 {
+        return false;
+    }
+    let mut numeric_last = false;
+    for label in host.split(|&x| x == b'.') {
+        let (Some(&first), Some(&last)) = (label.first(), label.last()) else {
+            return false; // empty label: leading, doubled or trailing dot
+        };
+        if label.len() > 63
+            || first == b'-'
+            || last == b'-'
+            || label.len() >= 4 && label[..4].eq_ignore_ascii_case(b"xn--")
+        {
+            return false;
+        }
+        numeric_last = label.iter().all(u8::is_ascii_digit);
+    }
+    if numeric_last {
+        return false; // an IPv4 address, or an invalid one
+    }
+    let mut i = host_end;
+    if rest.get(i) == Some(&b':') {
+        let port_start = i + 1;
+        let mut port: u32 = 0;
+        i = port_start;
+        while let Some(&d) = rest.get(i).filter(|d| d.is_ascii_digit()) {
+            port = port * 10 + u32::from(d - b'0');
+            i += 1;
+            if i - port_start > 5 {
+                return false;
+            }
+        }
+        if i == port_start || port > 65535 {
+            return false;
+        }
+    }
+    if !matches!(rest.get(i), None | Some(b'/' | b'?')) {
+        return false;
+    }
+    let mut tail = &rest[i..];
+    loop {
+        let Some(p) = tail.iter().position(|&x| !PLAIN_URL_BYTE[usize::from(x)]) else {
+            return true;
+        };
+        match tail[p..] {
+            [b'%', h1, h2, ..] if h1.is_ascii_hexdigit() && h2.is_ascii_hexdigit() => {
+                tail = &tail[p + 3..];
+            }
+            _ => return false,
+        }
+    }
+}
+
+/// The bytes path and query may hold without any problem: unreserved characters, sub-delims,
+/// `:`, `@`, `/` and `?` (`%` is handled apart).
+static PLAIN_URL_BYTE: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut c = 0;
+    while c < 256 {
+        let x = c as u8;
+        t[c] = x.is_ascii_alphanumeric()
+            || matches!(
+                x,
+                b'-' | b'.'
+                    | b'_'
+                    | b'~'
+                    | b'!'
+                    | b'$'
+                    | b'&'
+                    | b'\''
+                    | b'('
+                    | b')'
+                    | b'*'
+                    | b'+'
+                    | b','
+                    | b';'
+                    | b'='
+                    | b':'
+                    | b'@'
+                    | b'/'
+                    | b'?'
+            );
+        c += 1;
+    }
+    t
+};
+
+/// [`check_http_url_with_base`] without the fast path for plain URLs.
+fn check_full(value: &str, base: Option<&str>) -> Vec<Problem> {
     if value.is_empty() {
         return vec![Problem {
             kind: ProblemKind::Empty,
@@ -1978,6 +2092,193 @@ mod tests {
 
     fn text(v: &str, p: &Problem) -> String {
         v[p.range.clone()].to_owned()
+    }
+
+    /// The fast path may only say "clean" where the full checker finds nothing.
+    #[track_caller]
+    fn fast_agrees(v: &str) -> bool {
+        let fast = is_plain_http_url(v.as_bytes());
+        if fast {
+            assert_eq!(check_full(v, None), vec![], "fast path accepted {v:?}");
+        }
+        assert_eq!(check_http_url(v), check_full(v, None), "{v:?}");
+        fast
+    }
+
+    #[test]
+    fn fast_path_takes_plain_urls() {
+        for v in [
+            "https://example.com",
+            "https://www.example.com/",
+            "http://www.example.com/a?b=1&c=2",
+            "https://www.example.com/category-1/products/kitchen-garden-1.html?ref=sitemap",
+            "https://cdn.example.com/images/000/garden-garden-0-en-0-1600w.jpg",
+            "https://example.com/%C3%BCber",
+            "https://example.com:8080/x",
+            "https://a.com:65535",
+            "https://example.com?q",
+            "https://example.com/a(b)/c'd*e!~_;,=+$:@/?x=/?:@&y",
+            "https://1a.example.com/x",
+            "https://a.b.c.d.e.f.example/",
+        ] {
+            assert!(fast_agrees(v), "{v} should take the fast path");
+        }
+    }
+
+    #[test]
+    fn fast_path_agrees_with_full_checker() {
+        let long_label = "a".repeat(63);
+        let too_long_label = "a".repeat(64);
+        let long_host = format!("{}.com", vec!["b".repeat(62); 4].join("."));
+        let too_long_host = format!("{}.comm", vec!["b".repeat(62); 4].join("."));
+        assert_eq!(long_host.len(), 255);
+        let hosts: Vec<String> = [
+            "example.com",
+            "www.example.com",
+            "a",
+            "localhost",
+            "a-b.c",
+            "-a.com",
+            "a-.com",
+            "a.-b",
+            "a..b",
+            ".a",
+            "a.",
+            "xn--r8jz45g.jp",
+            "XN--abc.com",
+            "xn--a",
+            "xn-a.com",
+            "1.2.3.4",
+            "1.2.3",
+            "256.1.1.1",
+            "01.2.3.4",
+            "a.123",
+            "123.a",
+            "0",
+            "ex_ample.com",
+            "exa mple.com",
+            "user@example.com",
+            "u:p@example.com",
+            "@example.com",
+            "[::1]",
+            "[::1",
+            "",
+            "ex%41.com",
+            "例え.jp",
+            "http",
+            "https",
+            "example.com.",
+            "a.b-",
+            "e\u{ff0e}com",
+            "EXAMPLE.COM",
+            "1a.b2",
+        ]
+        .iter()
+        .map(|h| h.to_string())
+        .chain([
+            format!("{long_label}.com"),
+            format!("{too_long_label}.com"),
+            long_host[..253].to_string(),
+            long_host.clone(),
+            too_long_host,
+        ])
+        .collect();
+        let schemes = [
+            "https://",
+            "http://",
+            "HTTP://",
+            "Https://",
+            "https:/",
+            "https:///",
+            "htps://",
+            "https//",
+            "ftp://",
+            " https://",
+            "https:\\\\",
+            "https:/\\",
+            "",
+            "//",
+            "http:",
+        ];
+        let ports = [
+            "", ":", ":0", ":80", ":65535", ":65536", ":99999", ":123456", ":8a", ":-1", ":080",
+            "::80", ":00000", ":000000", ": 80",
+        ];
+        let paths = [
+            "",
+            "/",
+            "/a/b",
+            "/a?b=1&c=2",
+            "?q",
+            "/%41",
+            "/%4",
+            "/%4g",
+            "/%zz",
+            "/%",
+            "?%",
+            "/a%2",
+            "/a b",
+            "/a#f",
+            "#f",
+            "/#",
+            "/a\\b",
+            "\\x",
+            "/ä",
+            "/a\"",
+            "/a<b>",
+            "/[x]",
+            "/a|b",
+            "/~u;p=1,2",
+            "/a:b@c",
+            "/a\t",
+            "/a\u{7f}",
+            "/a\u{0}",
+            "/?a?b/c",
+            "//x",
+            "/a^b",
+            "/`",
+            "/{}",
+            "?a=%C3%BC",
+            "/\u{200b}",
+            "/a\n",
+            "//http://x",
+            "/\u{a0}",
+        ];
+        // Every combination that differs from `https://example.com` in at most three parts.
+        let mut fast = 0;
+        let mut total = 0;
+        for (a, scheme) in schemes.iter().enumerate() {
+            for (b, host) in hosts.iter().enumerate() {
+                for (c, port) in ports.iter().enumerate() {
+                    for (d, path) in paths.iter().enumerate() {
+                        if [a, b, c, d].iter().filter(|&&i| i > 0).count() > 3 {
+                            continue;
+                        }
+                        let v = format!("{scheme}{host}{port}{path}");
+                        total += 1;
+                        fast += usize::from(fast_agrees(&v));
+                    }
+                }
+            }
+        }
+        // The generated set must exercise the fast path, not only the fallback.
+        assert!(fast > 1000 && fast < total / 2, "{fast} of {total}");
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn fast_path_never_accepts_a_problem(
+            v in proptest::prop_oneof![
+                "https?://[a-z0-9.-]{0,20}(:[0-9]{0,6})?([/?][ -~]{0,30})?",
+                "(https?:|HTTP:)?//?[a-zA-Z0-9.:@_-]{0,20}[/?#%\\\\]?[a-zA-Z0-9/?#%:@.&=~ \\[\\]-]{0,20}",
+                "https://\\PC{0,40}",
+            ],
+        ) {
+            let fast = is_plain_http_url(v.as_bytes());
+            if fast {
+                proptest::prop_assert_eq!(check_full(&v, None), vec![], "{:?}", v);
+            }
+        }
     }
 
     #[test]

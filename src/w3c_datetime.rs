@@ -174,6 +174,93 @@ const FORMS: &str = "`YYYY-MM-DD` (e.g. `2024-11-21`) or `YYYY-MM-DDThh:mm:ssTZD
 /// `suggest` = derive corrected values for help texts (off when checking such a
 /// corrected value, so the recursion is one level deep at most).
 fn parse_with(value: &str, suggest: bool) -> Verdict {
+    match parse_plain(value.as_bytes()) {
+        Some(dt) => Verdict::Valid(dt),
+        None => parse_full(value, suggest),
+    }
+}
+
+/// The two forms almost every sitemap uses, when valid: `YYYY-MM-DD` and
+/// `YYYY-MM-DDThh:mm:ss[.s+]TZD` with TZD = `Z` | `+hh:mm` | `-hh:mm`, read in one pass
+/// without allocating. `None` for anything else (other forms, any deviation, any value out
+/// of range): [`parse_full`] then decides. Where this returns a value, [`parse_full`] returns
+/// `Verdict::Valid` of the same value (the tests compare them on many generated values).
+fn parse_plain(b: &[u8]) -> Option<W3cDateTime> {
+    let two = |i: usize| -> Option<u32> {
+        match b.get(i..i + 2)? {
+            &[x @ b'0'..=b'9', y @ b'0'..=b'9'] => {
+                Some(u32::from(x - b'0') * 10 + u32::from(y - b'0'))
+            }
+            _ => None,
+        }
+    };
+    if b.len() < 10 || b[4] != b'-' || b[7] != b'-' {
+        return None;
+    }
+    let year = two(0)? * 100 + two(2)?;
+    let (month, day) = (two(5)?, two(8)?);
+    if year == 0 || !(1..=12).contains(&month) || day == 0 || day > days_in_month(year, month) {
+        return None;
+    }
+    let mut dt = W3cDateTime {
+        year: i32::try_from(year).ok()?,
+        month: Some(month),
+        day: Some(day),
+        hour: None,
+        minute: None,
+        second: None,
+        nanosecond: 0,
+        offset_minutes: None,
+        precision: Precision::Date,
+    };
+    if b.len() == 10 {
+        return Some(dt);
+    }
+    if b.len() < 20 || b[10] != b'T' || b[13] != b':' || b[16] != b':' {
+        return None;
+    }
+    let (hour, minute, second) = (two(11)?, two(14)?, two(17)?);
+    if hour > 23 || minute > 59 || second > 59 {
+        return None;
+    }
+    let mut i = 19;
+    if b[i] == b'.' {
+        let start = i + 1;
+        i = start;
+        while b.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+        if i == start {
+            return None;
+        }
+        dt.nanosecond = nanos(std::str::from_utf8(&b[start..i]).ok()?);
+    }
+    let offset = match b[i..] {
+        [b'Z'] => 0,
+        [sign @ (b'+' | b'-'), _, _, b':', _, _] => {
+            let (h, m) = (two(i + 1)?, two(i + 4)?);
+            let total = i32::try_from(h * 60 + m).ok()?;
+            if m > 59 || total > 14 * 60 {
+                return None;
+            }
+            if sign == b'-' {
+                -total
+            } else {
+                total
+            }
+        }
+        _ => return None,
+    };
+    dt.hour = Some(hour);
+    dt.minute = Some(minute);
+    dt.second = Some(second);
+    dt.offset_minutes = Some(offset);
+    dt.precision = Precision::Seconds;
+    Some(dt)
+}
+
+/// [`parse_with`] without the fast path for the common valid forms.
+fn parse_full(value: &str, suggest: bool) -> Verdict {
     if value.is_empty() {
         return Verdict::Invalid(vec![Problem {
             range: 0..0,
@@ -1287,7 +1374,6 @@ fn range_check(value: &str, raw: &Raw, problems: &mut Vec<Problem>) -> usize {
     }
     if let Some(tz) = raw.tz {
         if let TzKind::Offset { hours, minutes, .. } = tz.kind {
-            let shown = q(text(value, tz.start, tz.end));
             if let Some(m) = minutes.filter(|m| m.len() <= 2 && m.val > 59) {
                 push(
                     m.range(),
@@ -1295,6 +1381,7 @@ fn range_check(value: &str, raw: &Raw, problems: &mut Vec<Problem>) -> usize {
                     "offset minutes go from `00` to `59`".to_owned(),
                 );
             } else if hours.len() <= 2 && tz.offset_minutes().unsigned_abs() > 14 * 60 {
+                let shown = q(text(value, tz.start, tz.end));
                 push(
                     tz.start..tz.end,
                     format!("offset {shown} is beyond ±14:00"),
@@ -1696,6 +1783,132 @@ mod tests {
         match parse(v) {
             Verdict::Valid(dt) => dt,
             other => panic!("{v:?}: expected Valid, got {other:#?}"),
+        }
+    }
+
+    /// The fast path may only answer where the full parser says `Valid` with the same value.
+    #[track_caller]
+    fn fast_agrees(v: &str) -> bool {
+        let fast = parse_plain(v.as_bytes());
+        let full = parse_full(v, true);
+        if let Some(dt) = &fast {
+            assert_eq!(full, Verdict::Valid(dt.clone()), "fast path accepted {v:?}");
+        }
+        assert_eq!(parse(v), full, "{v:?}");
+        fast.is_some()
+    }
+
+    #[test]
+    fn fast_path_takes_the_common_forms() {
+        for v in [
+            "2024-11-21",
+            "2024-02-29",
+            "2000-02-29",
+            "0001-01-01",
+            "9999-12-31",
+            "2024-11-21T10:00:00Z",
+            "2024-11-21T23:59:59+00:00",
+            "2024-11-21T00:00:00-05:30",
+            "2024-11-21T10:00:00.5Z",
+            "2024-11-21T10:00:00.123456789012+14:00",
+            "2024-11-21T10:00:00-14:00",
+            "2024-11-21T10:00:00-00:00",
+        ] {
+            assert!(fast_agrees(v), "{v} should take the fast path");
+        }
+        let dt = parse_plain(b"2024-11-21T10:20:30.25-05:30").unwrap();
+        assert_eq!(
+            (
+                dt.hour,
+                dt.minute,
+                dt.second,
+                dt.nanosecond,
+                dt.offset_minutes
+            ),
+            (Some(10), Some(20), Some(30), 250_000_000, Some(-330))
+        );
+    }
+
+    #[test]
+    fn fast_path_agrees_with_full_parser() {
+        let years = [
+            "2024", "0000", "0001", "1900", "2000", "2023", "2100", "9999", "999", "20245",
+        ];
+        let months = [
+            "11", "00", "01", "02", "04", "06", "09", "12", "13", "1", "99", "1a",
+        ];
+        let days = [
+            "21", "00", "01", "09", "28", "29", "30", "31", "32", "3", "99", "001",
+        ];
+        let seps = ["-", "/", ".", ""];
+        let times = [
+            "",
+            "T10:00:00",
+            "T00:00:00",
+            "T23:59:59",
+            "T24:00:00",
+            "T23:60:00",
+            "T23:59:60",
+            "T10:00",
+            "T10",
+            "T1:00:00",
+            "T10:0:00",
+            "T10:00:0",
+            "T10:00:000",
+            "T100000",
+            "t10:00:00",
+            " 10:00:00",
+            "T10:00:00.",
+            "T10:00:00.5",
+            "T10:00:00,5",
+            "T10:00:00.000000000001",
+            "T",
+            "T10:00:00:00",
+            "Tab:cd:ef",
+        ];
+        let zones = [
+            "", "Z", "z", "+00:00", "-00:00", "+05:30", "-05:30", "+14:00", "-14:00", "+14:01",
+            "+13:59", "+15:00", "+00:60", "+0000", "+00", "+0:00", "+00:0", "+000:00", " Z",
+            " +01:00", "UTC", "GMT", "ZZ", "Z ", "+01:00 ", "+01:00x", "x", "\n", "+01:00Z",
+        ];
+        let mut fast = 0;
+        let mut total = 0;
+        for (a, year) in years.iter().enumerate() {
+            for (b, month) in months.iter().enumerate() {
+                for (c, day) in days.iter().enumerate() {
+                    for (d, sep) in seps.iter().enumerate() {
+                        for (e, time) in times.iter().enumerate() {
+                            for (f, zone) in zones.iter().enumerate() {
+                                // At most three parts differ from `2024-11-21`, no time, no zone
+                                // (the time counts once: a date-only value is the plain one).
+                                let unusual = [a, b, c, d, e, f].iter().filter(|&&i| i > 0).count();
+                                if unusual > 3 {
+                                    continue;
+                                }
+                                let v = format!("{year}{sep}{month}{sep}{day}{time}{zone}");
+                                total += 1;
+                                fast += usize::from(fast_agrees(&v));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(fast > 500 && fast < total / 2, "{fast} of {total}");
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn fast_path_never_disagrees(
+            v in proptest::prop_oneof![
+                "[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{0,12})?(Z|[+-][0-9]{2}:[0-9]{2})?)?",
+                "[0-2][0-9]{3}-[01][0-9]-[0-3][0-9](T[0-2][0-9]:[0-6][0-9]:[0-6][0-9](\\.[0-9]{0,3})?(Z|[+-]1[0-5]:[0-6][0-9])?)?",
+                "20[0-9]{2}[-T:.+Z0-9]{6,26}",
+            ],
+        ) {
+            if let Some(dt) = parse_plain(v.as_bytes()) {
+                proptest::prop_assert_eq!(parse_full(&v, true), Verdict::Valid(dt), "{:?}", v);
+            }
         }
     }
 

@@ -1710,6 +1710,7 @@ pub fn check_tree(doc: &Document<'_>, text: &str, base: usize, out: &mut Vec<Dia
     use crate::rules::xml_declaration;
     let syntax = &xml_syntax::META;
     let parsed = &text[base..];
+    let mut next_decl = next_xmlns(parsed, 0);
     for node in doc.descendants() {
         let r = node.range();
         if let Some(pi) = node.pi() {
@@ -1756,9 +1757,11 @@ pub fn check_tree(doc: &Document<'_>, text: &str, base: usize, out: &mut Vec<Dia
                 );
             }
         } else if node.is_element() {
-            let tag = parsed.get(r.start..r.end).unwrap_or("");
-            let tag = &tag[..tag.find('>').map_or(tag.len(), |e| e + 1)];
-            if tag.starts_with("<:") {
+            if parsed
+                .as_bytes()
+                .get(r.start..)
+                .is_some_and(|t| t.starts_with(b"<:"))
+            {
                 out.push(
                     Diagnostic::new(
                         syntax,
@@ -1768,10 +1771,36 @@ pub fn check_tree(doc: &Document<'_>, text: &str, base: usize, out: &mut Vec<Dia
                     .with_help("a qualified name is `prefix:local` or `local`; remove the colon"),
                 );
             }
+            // Only a start tag with an `xmlns:` in it needs reading: skip the ones before this
+            // element, then look at its tag if the next one is before its first child.
+            while let Some(h) = next_decl.filter(|&h| h < r.start) {
+                next_decl = next_xmlns(parsed, h + 1);
+            }
+            let Some(h) = next_decl else {
+                continue;
+            };
+            let tag_bound = node.first_child().map_or(r.end, |c| c.range().start);
+            if h >= tag_bound {
+                continue;
+            }
+            let tag = parsed.get(r.start..r.end).unwrap_or("");
+            let tag = &tag[..tag.find('>').map_or(tag.len(), |e| e + 1)];
             check_namespace_declarations(tag, r.start + base, out);
         }
     }
     check_char_references(text, base, out);
+}
+
+/// The offset of the next `xmlns:` in `text` at or after `from`. Usually there is none after the
+/// root's start tag, which one vectorised `contains` over the rest of the file establishes, so
+/// the other start tags are never scanned.
+fn next_xmlns(text: &str, from: usize) -> Option<usize> {
+    const DECL: &str = "xmlns:";
+    let rest = text.get(from..)?;
+    if !rest.contains(DECL) {
+        return None;
+    }
+    rest.find(DECL).map(|p| from + p)
 }
 
 /// `xmlns:p=""` (undeclaring a prefix is XML 1.1 only) and `xmlns:xmlns=…` in one start tag.
@@ -1926,6 +1955,28 @@ mod tests {
 
     fn messages(out: &[Diagnostic]) -> Vec<&str> {
         out.iter().map(|d| d.message.as_str()).collect()
+    }
+
+    #[test]
+    fn namespace_declarations_are_found_in_every_start_tag() {
+        // Declarations on nested, empty and sibling elements, with `xmlns:` also in text, in
+        // comments and in attribute values, which are not declarations.
+        let text = doc(concat!(
+            "  <url><loc>https://e.com/xmlns:a=\"\"</loc><!-- xmlns:b=\"\" -->\n",
+            "    <x:e xmlns:x=\"urn:x\" a=\"xmlns:c=''\" xmlns:d=\"\"/>\n",
+            "    <y:e xmlns:y=\"urn:y\"><z:e xmlns:z=\"urn:z\" xmlns:f=\"\">t</z:e></y:e>\n",
+            "    <w:e xmlns:w=\"urn:w\"\n xmlns:g=''>xmlns:h=\"\"</w:e>\n",
+            "    <e a-long-attribute-name=\"and a long value\" xmlns:k=\"\"/></url>\n",
+        ));
+        let prolog = xml_decl::check_prolog(&text);
+        let tree = parse_clean(&text, &prolog).expect("roxmltree parses it");
+        let mut out = Vec::new();
+        check_tree(&tree, &text, prolog.skip, &mut out);
+        assert_eq!(
+            underlined(&text, &out),
+            ["xmlns:d", "xmlns:f", "xmlns:g", "xmlns:k"],
+            "{out:#?}"
+        );
     }
 
     #[test]
