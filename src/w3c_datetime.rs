@@ -35,6 +35,28 @@ pub enum Precision {
     Seconds,
 }
 
+/// `2024-11-21T12:00:00Z` for Unix seconds (UTC, second precision), for messages about "now".
+pub fn format_utc(secs: i64) -> String {
+    let days = secs.div_euclid(86_400);
+    let rem = secs.rem_euclid(86_400);
+    // Howard Hinnant's civil_from_days.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
+}
+
 /// A successfully parsed value (all fields already range-checked).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct W3cDateTime {
@@ -1775,6 +1797,14 @@ fn q(s: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn format_utc_of_unix_seconds() {
+        assert_eq!(format_utc(0), "1970-01-01T00:00:00Z");
+        assert_eq!(format_utc(1_732_190_400), "2024-11-21T12:00:00Z");
+        assert_eq!(format_utc(951_782_400), "2000-02-29T00:00:00Z");
+        assert_eq!(format_utc(-1), "1969-12-31T23:59:59Z");
+    }
+
     use super::*;
     use chrono::{NaiveDate, TimeZone, Utc};
 

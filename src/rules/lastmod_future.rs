@@ -4,6 +4,7 @@ use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
 use crate::model::{Entry, Field, Sitemap};
 use crate::rule::{Context, Rule, RuleMeta};
+use crate::w3c_datetime;
 
 /// How far ahead of "now" a `<lastmod>` may be: one day covers every time zone (a date written
 /// in UTC+14 is up to 14 hours ahead of UTC) and clocks a little off.
@@ -72,40 +73,8 @@ impl Rule for Check {
                 value.span(sitemap.source),
                 format!("`{}` is in the future", value.trimmed()),
             )
-            .with_label(format!("now is {}", format_utc(now)))
+            .with_label(format!("now is {}", w3c_datetime::format_utc(now)))
             .with_help("write the date the page last changed; fix the generator's clock or leave scheduled pages out until they are published"),
         );
-    }
-}
-
-/// `2024-11-21T12:00:00Z` for Unix seconds.
-pub fn format_utc(secs: i64) -> String {
-    let days = secs.div_euclid(86_400);
-    let rem = secs.rem_euclid(86_400);
-    // Howard Hinnant's civil_from_days.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60
-    )
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn formats_utc() {
-        assert_eq!(super::format_utc(0), "1970-01-01T00:00:00Z");
-        assert_eq!(super::format_utc(1_732_190_400), "2024-11-21T12:00:00Z");
-        assert_eq!(super::format_utc(951_782_400), "2000-02-29T00:00:00Z");
     }
 }

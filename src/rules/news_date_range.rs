@@ -121,7 +121,10 @@ fn check(source: &str, el: &Element<'_>, now: i64, cx: &mut Context<'_>) {
         (None, _) => (at.saturating_sub(EAST), at.saturating_add(WEST)),
     };
     let name = el.qualified_name(source);
-    let checked = format!("checked at {} (UTC)", format_utc(now));
+    let checked = format!(
+        "checked at {} (UTC)",
+        w3c_datetime::format_utc(now).trim_end_matches('Z')
+    );
     if latest < now.saturating_sub(MAX_AGE) {
         let days = now.saturating_sub(latest) / 86_400;
         let age = format!("more than {days} days before the check");
@@ -146,40 +149,5 @@ fn check(source: &str, el: &Element<'_>, now: i64, cx: &mut Context<'_>) {
             .with_note(checked)
             .with_help("write the time the article was first published, with its timezone offset (such as `+01:00`)"),
         );
-    }
-}
-
-/// `2024-11-21T12:00:00` for Unix seconds.
-fn format_utc(secs: i64) -> String {
-    let days = secs.div_euclid(86_400);
-    let rem = secs.rem_euclid(86_400);
-    // Howard Hinnant's civil_from_days.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60
-    )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::format_utc;
-
-    #[test]
-    fn formats_unix_seconds() {
-        assert_eq!(format_utc(0), "1970-01-01T00:00:00");
-        assert_eq!(format_utc(1_732_190_400), "2024-11-21T12:00:00");
-        assert_eq!(format_utc(951_782_400), "2000-02-29T00:00:00");
-        assert_eq!(format_utc(-1), "1969-12-31T23:59:59");
     }
 }
