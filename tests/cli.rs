@@ -5,6 +5,9 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
+mod support;
+use support::{bin, run_cmd, run_in, stderr, stdout};
+
 const GOOD: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
 <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
   <url><loc>https://www.example.com/</loc><lastmod>2024-11-21</lastmod></url>
@@ -23,40 +26,8 @@ const WARN_ONLY: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
 </urlset>
 "#;
 
-fn bin() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_sitemap-lint"));
-    c.env_remove("NO_COLOR");
-    c
-}
-
 fn run(args: &[&str], stdin: Option<&[u8]>) -> Output {
     run_cmd(bin(), args, stdin)
-}
-
-/// Runs `cmd` with `args`, feeding `stdin` (or a closed stdin), and collects its output.
-fn run_cmd(mut cmd: Command, args: &[&str], stdin: Option<&[u8]>) -> Output {
-    cmd.args(args)
-        .stdin(if stdin.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        })
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let mut child = cmd.spawn().unwrap();
-    if let Some(input) = stdin {
-        // The child may exit without reading stdin (e.g. when it is excluded): a broken pipe is fine.
-        let _ = child.stdin.take().unwrap().write_all(input);
-    }
-    child.wait_with_output().unwrap()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
 /// A fresh temporary directory for one test.
@@ -317,12 +288,6 @@ fn input_files_are_never_modified() {
 
 // ---------------------------------------------------------------------------------------------
 // Many inputs: walking, excludes, unreadable and special paths, parallel order.
-
-fn run_in(dir: &Path, args: &[&str], stdin: Option<&[u8]>) -> Output {
-    let mut cmd = bin();
-    cmd.current_dir(dir);
-    run_cmd(cmd, args, stdin)
-}
 
 /// The file paths of a `--format json` report.
 fn json_paths(o: &Output) -> Vec<String> {

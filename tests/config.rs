@@ -1,8 +1,10 @@
 //! The configuration file, presets, command-line severity flags, inline suppressions and `sitemap-lint config`, end to end through the binary.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
+
+mod support;
+use support::{run_in, stderr, stdout};
 
 /// A fragment (`loc-fragment`, warning by default) and a W3C-only date (`lastmod-w3c-only`,
 /// warning by default): exit 0 with defaults.
@@ -11,33 +13,6 @@ const TWO_WARNINGS: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
   <url><loc>https://www.example.com/docs#install</loc><lastmod>2024-05</lastmod></url>
 </urlset>
 "#;
-
-fn run_in(dir: &Path, args: &[&str], stdin: Option<&[u8]>) -> Output {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_sitemap-lint"));
-    cmd.current_dir(dir)
-        .args(args)
-        .env_remove("NO_COLOR")
-        .stdin(if stdin.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        })
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let mut child = cmd.spawn().unwrap();
-    if let Some(input) = stdin {
-        let _ = child.stdin.take().unwrap().write_all(input);
-    }
-    child.wait_with_output().unwrap()
-}
-
-fn out(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn err(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
 
 /// A fresh repository folder (with `.git`) for one test, inside a fresh outer folder.
 fn repo(name: &str) -> PathBuf {
@@ -58,7 +33,7 @@ fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
 
 /// `path:line:col: severity: message [rule]` lines of a concise report.
 fn findings(o: &Output) -> Vec<String> {
-    out(o).lines().map(str::to_string).collect()
+    stdout(o).lines().map(str::to_string).collect()
 }
 
 fn has(o: &Output, severity: &str, rule: &str) -> bool {
@@ -91,7 +66,7 @@ fn the_nearest_file_up_to_the_repository_root_applies() {
     );
 
     let o = run_in(&dir, &["check", "--format", "concise", "."], None);
-    assert_eq!(o.status.code(), Some(1), "{}{}", out(&o), err(&o));
+    assert_eq!(o.status.code(), Some(1), "{}{}", stdout(&o), stderr(&o));
     let lines = findings(&o);
     assert!(
         lines.iter().any(|l| l.starts_with("a/b/sitemap.xml:3:")
@@ -125,7 +100,7 @@ fn the_nearest_file_up_to_the_repository_root_applies() {
         &["check", "--format", "concise", "sitemap.xml"],
         None,
     );
-    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(has(&o, "warning", "loc-fragment"));
 }
 
@@ -143,7 +118,7 @@ fn stdin_uses_the_current_directory() {
         Some(TWO_WARNINGS.as_bytes()),
     );
     assert_eq!(o.status.code(), Some(1));
-    assert!(has(&o, "error", "lastmod-w3c-only"), "{}", out(&o));
+    assert!(has(&o, "error", "lastmod-w3c-only"), "{}", stdout(&o));
 }
 
 #[test]
@@ -175,7 +150,7 @@ fn config_flag_and_isolated() {
         ],
         None,
     );
-    assert_eq!(o.status.code(), Some(1), "{}", err(&o));
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert!(has(&o, "error", "lastmod-w3c-only"));
     assert!(!has(&o, "warning", "loc-fragment") && !has(&o, "error", "loc-fragment"));
 
@@ -185,19 +160,19 @@ fn config_flag_and_isolated() {
         &["check", "--format", "concise", "--isolated", "sub"],
         None,
     );
-    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(has(&o, "warning", "loc-fragment") && has(&o, "warning", "lastmod-w3c-only"));
 
     // Without either, the broken file is found and reported.
     let o = run_in(&dir, &["check", "sub"], None);
     assert_eq!(o.status.code(), Some(2));
     assert!(
-        err(&o).contains("sub/sitemap-lint.toml:1:10: invalid value \"nope\" for `preset`"),
+        stderr(&o).contains("sub/sitemap-lint.toml:1:10: invalid value \"nope\" for `preset`"),
         "{}",
-        err(&o)
+        stderr(&o)
     );
     assert!(
-        out(&o).is_empty(),
+        stdout(&o).is_empty(),
         "nothing is checked with a broken configuration"
     );
 
@@ -210,9 +185,9 @@ fn config_flag_and_isolated() {
     let o = run_in(&dir, &["check", "--config", "missing.toml", "sub"], None);
     assert_eq!(o.status.code(), Some(2));
     assert!(
-        err(&o).contains("missing.toml: cannot read the configuration file: no such file"),
+        stderr(&o).contains("missing.toml: cannot read the configuration file: no such file"),
         "{}",
-        err(&o)
+        stderr(&o)
     );
 }
 
@@ -232,22 +207,22 @@ fn command_line_beats_the_file_and_later_flags_win() {
         run_in(&dir, &args, None)
     };
     let o = check(&[]);
-    assert!(has(&o, "error", "loc-fragment") && !out(&o).contains("lastmod-w3c-only"));
+    assert!(has(&o, "error", "loc-fragment") && !stdout(&o).contains("lastmod-w3c-only"));
     let o = check(&["--warn", "loc-fragment", "--error", "date"]);
     assert!(
         has(&o, "warning", "loc-fragment") && has(&o, "error", "lastmod-w3c-only"),
         "{}",
-        out(&o)
+        stdout(&o)
     );
     // In command-line order: the later flag wins, whatever its kind.
     let o = check(&["--allow", "loc-fragment", "--error", "url"]);
     assert!(has(&o, "error", "loc-fragment"));
     let o = check(&["--error", "url", "--allow", "loc-fragment"]);
-    assert!(!out(&o).contains("loc-fragment"));
+    assert!(!stdout(&o).contains("loc-fragment"));
     // `all` and categories are selectors too.
     let o = check(&["--allow", "all"]);
     assert_eq!(o.status.code(), Some(0));
-    assert!(out(&o).is_empty(), "{}", out(&o));
+    assert!(stdout(&o).is_empty(), "{}", stdout(&o));
     let o = check(&["--warn", "all"]);
     assert_eq!(o.status.code(), Some(0));
     assert!(has(&o, "warning", "loc-fragment") && has(&o, "warning", "lastmod-w3c-only"));
@@ -255,9 +230,9 @@ fn command_line_beats_the_file_and_later_flags_win() {
     let o = check(&["--error", "loc-fragmen"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(
-        err(&o).contains("unknown rule or category `loc-fragmen`; did you mean `loc-fragment`?"),
+        stderr(&o).contains("unknown rule or category `loc-fragmen`; did you mean `loc-fragment`?"),
         "{}",
-        err(&o)
+        stderr(&o)
     );
 }
 
@@ -271,8 +246,8 @@ fn within_the_file_a_rule_beats_its_category_whatever_the_order() {
     );
     write(&dir, "sitemap.xml", TWO_WARNINGS);
     let o = run_in(&dir, &["check", "--format", "concise", "sitemap.xml"], None);
-    assert!(has(&o, "info", "loc-fragment"), "{}", out(&o));
-    assert!(!out(&o).contains("lastmod-w3c-only"));
+    assert!(has(&o, "info", "loc-fragment"), "{}", stdout(&o));
+    assert!(!stdout(&o).contains("lastmod-w3c-only"));
 }
 
 fn long_url_sitemap(len: usize) -> String {
@@ -292,18 +267,18 @@ fn presets_change_limits_and_severities() {
         o.status.code(),
         Some(0),
         "1,100 characters are fine for the protocol: {}",
-        out(&o)
+        stdout(&o)
     );
 
     write(&dir, "sitemap-lint.toml", "preset = \"yandex\"\n");
     let o = run_in(&dir, &["check", "--format", "concise", "long.xml"], None);
     assert_eq!(o.status.code(), Some(1));
     assert!(
-        out(&o).contains(
+        stdout(&o).contains(
             "`<loc>` is 1,100 characters long, over the configured limit of 1,024 [loc-length]"
         ),
         "{}",
-        out(&o)
+        stdout(&o)
     );
 
     // `max-url-length` beats the preset's limit.
@@ -313,7 +288,7 @@ fn presets_change_limits_and_severities() {
         "preset = \"yandex\"\nmax-url-length = 1200\n",
     );
     let o = run_in(&dir, &["check", "--format", "concise", "long.xml"], None);
-    assert_eq!(o.status.code(), Some(0), "{}", out(&o));
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
 
     write(&dir, "sitemap-lint.toml", "preset = \"strict-xsd\"\n");
     let o = run_in(&dir, &["check", "--format", "concise", "dates.xml"], None);
@@ -321,7 +296,7 @@ fn presets_change_limits_and_severities() {
     assert!(
         has(&o, "error", "lastmod-w3c-only") && has(&o, "warning", "loc-fragment"),
         "{}",
-        out(&o)
+        stdout(&o)
     );
 
     write(&dir, "sitemap-lint.toml", "preset = \"google\"\n");
@@ -334,12 +309,12 @@ fn presets_change_limits_and_severities() {
         o.status.code(),
         Some(0),
         "google is the defaults: {}",
-        out(&o)
+        stdout(&o)
     );
 
     write(&dir, "sitemap-lint.toml", "preset = \"bing\"\n");
     let o = run_in(&dir, &["check", "--format", "concise", "dates.xml"], None);
-    assert!(has(&o, "error", "lastmod-w3c-only"), "{}", out(&o));
+    assert!(has(&o, "error", "lastmod-w3c-only"), "{}", stdout(&o));
 }
 
 #[test]
@@ -366,9 +341,9 @@ fn errors_name_file_line_column_and_the_valid_choices() {
             let o = run_in(&dir, cmd, None);
             assert_eq!(o.status.code(), Some(2), "{toml:?}");
             assert!(
-                err(&o).contains(&format!("sitemap-lint: error: {expected}")),
+                stderr(&o).contains(&format!("sitemap-lint: error: {expected}")),
                 "{toml:?}: {}",
-                err(&o)
+                stderr(&o)
             );
         }
     }
@@ -387,7 +362,7 @@ fn exclude_globs_are_anchored_at_the_config_folder() {
     write(&dir, "site/old/b.xml", TWO_WARNINGS);
     write(&dir, "old/c.xml", TWO_WARNINGS);
     let o = run_in(&dir, &["check", "--format", "concise", "."], None);
-    let text = out(&o);
+    let text = stdout(&o);
     assert!(text.contains("site/sitemap.xml:"), "{text}");
     assert!(
         text.contains("old/c.xml:"),
@@ -403,7 +378,7 @@ fn exclude_globs_are_anchored_at_the_config_folder() {
         &["check", "--format", "concise", "site/drafts/a.xml"],
         None,
     );
-    assert!(out(&o).contains("site/drafts/a.xml:"));
+    assert!(stdout(&o).contains("site/drafts/a.xml:"));
     let o = run_in(
         &dir,
         &[
@@ -417,9 +392,9 @@ fn exclude_globs_are_anchored_at_the_config_folder() {
         None,
     );
     assert!(
-        !out(&o).contains("drafts") && out(&o).contains("site/sitemap.xml:"),
+        !stdout(&o).contains("drafts") && stdout(&o).contains("site/sitemap.xml:"),
         "{}",
-        out(&o)
+        stdout(&o)
     );
 }
 
@@ -445,7 +420,7 @@ fn suppressions_cover_the_next_element_and_report_mistakes() {
             "sitemap.xml:6:43: warning: unused suppression: no `lastmod-w3c-only` finding in the element that follows [unused-suppression]",
         ],
         "{}",
-        err(&o)
+        stderr(&o)
     );
     // A suppressed rule that is turned off does not make the suppression unused.
     let o = run_in(
@@ -460,7 +435,7 @@ fn suppressions_cover_the_next_element_and_report_mistakes() {
         ],
         None,
     );
-    assert_eq!(findings(&o).len(), 1, "{}", out(&o));
+    assert_eq!(findings(&o).len(), 1, "{}", stdout(&o));
     // The suppression rules are configured like any other.
     let o = run_in(
         &dir,
@@ -474,7 +449,7 @@ fn suppressions_cover_the_next_element_and_report_mistakes() {
         ],
         None,
     );
-    assert!(!out(&o).contains("unused-suppression"));
+    assert!(!stdout(&o).contains("unused-suppression"));
 
     // Before the root: the whole file, the prolog included.
     let file_wide = SUPPRESSED.replacen(
@@ -514,8 +489,8 @@ fn config_prints_the_effective_configuration_with_sources() {
         &["config", "site/sitemap.xml", "--warn", "loc-fragment"],
         None,
     );
-    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
-    let text = out(&o);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = stdout(&o);
     for expected in [
         "# effective sitemap-lint configuration for `site/sitemap.xml`",
         "# configuration file: site/sitemap-lint.toml",
@@ -548,7 +523,7 @@ fn config_prints_the_effective_configuration_with_sources() {
 
     // A folder is looked up from inside it; JSON is available.
     let o = run_in(&dir, &["config", "site", "--format", "json"], None);
-    let v: serde_json::Value = serde_json::from_str(&out(&o)).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(v["config_file"], "site/sitemap-lint.toml");
     assert_eq!(v["max_url_length"]["value"], 1024);
     assert_eq!(v["max_url_length"]["source"], "preset yandex");
@@ -558,9 +533,9 @@ fn config_prints_the_effective_configuration_with_sources() {
 
     let o = run_in(&dir, &["config", "--isolated"], None);
     assert!(
-        out(&o).contains("# configuration file: none (--isolated)"),
+        stdout(&o).contains("# configuration file: none (--isolated)"),
         "{}",
-        out(&o)
+        stdout(&o)
     );
-    assert!(out(&o).contains("loc-fragment = \"warning\""));
+    assert!(stdout(&o).contains("loc-fragment = \"warning\""));
 }

@@ -2,7 +2,10 @@
 //! with its children as a set (`--site-root`, name matching, totals in human and JSON output).
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
+
+mod support;
+use support::{stderr, stdout};
 
 const HEAD: &str = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
 const NS: &str = "http://www.sitemaps.org/schemas/sitemap/0.9";
@@ -37,21 +40,9 @@ fn write(dir: &Path, rel: &str, text: &str) {
 }
 
 fn run_in(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_sitemap-lint"))
-        .args(["check", "--color", "never", "--now", "2024-11-21T12:00:00Z"])
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap()
-}
-
-fn out(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn err(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
+    let mut all = vec!["check", "--color", "never", "--now", "2024-11-21T12:00:00Z"];
+    all.extend_from_slice(args);
+    support::run_in(dir, &all, None)
 }
 
 #[test]
@@ -79,7 +70,7 @@ fn sitemap_url_names_each_kind_of_mismatch() {
         ],
     );
     assert_eq!(o.status.code(), Some(1));
-    let s = out(&o);
+    let s = stdout(&o);
     for kind in [
         "a higher level than the sitemap's folder `/catalog/`",
         "a sibling folder of the sitemap's folder `/catalog/`",
@@ -102,7 +93,7 @@ fn sitemap_url_names_each_kind_of_mismatch() {
         &d,
         &["--sitemap-url", "https://example.com/idx.xml", "idx.xml"],
     );
-    let s = out(&o);
+    let s = stdout(&o);
     assert!(
         s.contains("a sitemap on another site: `www.` added to the host"),
         "{s}"
@@ -111,7 +102,7 @@ fn sitemap_url_names_each_kind_of_mismatch() {
 
     // A URL that is not http(s) is a usage error.
     let o = run_in(&d, &["--sitemap-url", "example.com/x.xml", "idx.xml"]);
-    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
 }
 
 /// An index in `public/` with children in `public/sitemaps/`: one nested index, one missing, one
@@ -152,7 +143,7 @@ fn site_root_links_an_index_to_its_children() {
     let d = site("root");
     let o = run_in(&d, &["--site-root", "public", "public"]);
     assert_eq!(o.status.code(), Some(1));
-    let s = out(&o);
+    let s = stdout(&o);
     assert!(
         s.contains("nested sitemap index: `public/sitemaps/nested.xml` is an index too"),
         "{s}"
@@ -198,12 +189,12 @@ fn site_root_links_an_index_to_its_children() {
         ]
     );
     assert_eq!(
-        err(&o),
+        stderr(&o),
         "sitemap-lint: error: 4 errors, 1 warning in 4 files; set of 2 indexes and 2 sitemaps: 4 URLs\n"
     );
     // The same run twice gives the same output.
     assert_eq!(
-        out(&run_in(&d, &["--site-root", "public", "-j", "1", "public"])),
+        stdout(&run_in(&d, &["--site-root", "public", "-j", "1", "public"])),
         s
     );
 
@@ -219,11 +210,11 @@ fn site_root_links_an_index_to_its_children() {
 
     // --quiet keeps the set's errors and drops its warning.
     let o = run_in(&d, &["--site-root", "public", "--quiet", "public"]);
-    assert!(!out(&o).contains("duplicate-loc"));
+    assert!(!stdout(&o).contains("duplicate-loc"));
     assert!(
-        err(&o).starts_with("sitemap-lint: error: 4 errors in 4 files"),
+        stderr(&o).starts_with("sitemap-lint: error: 4 errors in 4 files"),
         "{}",
-        err(&o)
+        stderr(&o)
     );
 }
 
@@ -231,15 +222,15 @@ fn site_root_links_an_index_to_its_children() {
 fn without_flags_children_link_by_file_name() {
     let d = site("names");
     let o = run_in(&d, &["public"]);
-    let s = out(&o);
+    let s = stdout(&o);
     assert!(s.contains("nested sitemap index"), "{s}");
     assert!(s.contains("the index lists itself"), "{s}");
     assert!(!s.contains("missing locally"), "only with --site-root: {s}");
     assert!(s.contains("also listed in"), "{s}");
     assert!(
-        err(&o).contains("; set of 2 indexes and 2 sitemaps: 4 URLs"),
+        stderr(&o).contains("; set of 2 indexes and 2 sitemaps: 4 URLs"),
         "{}",
-        err(&o)
+        stderr(&o)
     );
 }
 
@@ -256,7 +247,7 @@ fn sitemap_url_of_the_index_locates_the_site_root() {
             "public",
         ],
     );
-    let s = out(&o);
+    let s = stdout(&o);
     assert!(s.contains("the index lists itself"), "{s}");
     assert!(s.contains("nested sitemap index"), "{s}");
     assert!(
@@ -277,7 +268,7 @@ fn a_single_file_has_no_set_totals() {
     let d = tempdir("single");
     write(&d, "a.xml", &urlset(&["https://example.com/"]));
     let o = run_in(&d, &["a.xml"]);
-    assert_eq!(err(&o), "sitemap-lint: ok: no problems in 1 file\n");
+    assert_eq!(stderr(&o), "sitemap-lint: ok: no problems in 1 file\n");
     let o = run_in(&d, &["--format", "json", "a.xml"]);
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["summary"]["urls"], 1);

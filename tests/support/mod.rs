@@ -1,12 +1,12 @@
-//! Helpers shared by the hostile-input, property and conformance tests: sample sitemaps, the
-//! report invariants every input must satisfy, temporary directories, and running the binary while
-//! measuring its wall time and peak memory.
+//! Helpers shared by the integration tests: sample sitemaps, the report invariants every input must
+//! satisfy, temporary directories, running the binary (plainly, or while measuring its wall time and
+//! peak memory).
 #![allow(dead_code)]
 
 use std::ffi::OsString;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitStatus, Stdio};
+use std::process::{Command, ExitStatus, Output, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -418,4 +418,39 @@ pub fn drain<R: std::io::Read + Send + 'static>(mut r: R) -> std::thread::JoinHa
         let _ = r.read_to_end(&mut v);
         v
     })
+}
+
+/// Runs `cmd` with `args`, feeding `stdin` (or a closed stdin), and collects its output.
+pub fn run_cmd(mut cmd: Command, args: &[&str], stdin: Option<&[u8]>) -> Output {
+    cmd.args(args)
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = cmd.spawn().unwrap();
+    if let Some(input) = stdin {
+        // The child may exit without reading stdin (e.g. when it is excluded): a broken pipe is fine.
+        let _ = child.stdin.take().unwrap().write_all(input);
+    }
+    child.wait_with_output().unwrap()
+}
+
+/// Runs the binary in `dir` (see [`run_cmd`]).
+pub fn run_in(dir: &Path, args: &[&str], stdin: Option<&[u8]>) -> Output {
+    let mut cmd = bin();
+    cmd.current_dir(dir);
+    run_cmd(cmd, args, stdin)
+}
+
+/// A run's stdout as text.
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// A run's stderr as text.
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
 }
