@@ -6,7 +6,7 @@ use crate::extensions::{self as ext, Pattern};
 use crate::iso_codes;
 use crate::model::{self, Element, Entry, Sitemap};
 use crate::rule::{Context, Rule, RuleMeta};
-use crate::rules::extension_url::{has_extension, simple_text};
+use crate::rules::extension_url::{element_text, has_extension};
 
 declare_rule! {
     /// ## What it does
@@ -112,17 +112,10 @@ fn country_fix(code: &str) -> Option<(&'static str, &'static str)> {
 }
 
 fn restriction(source: &str, el: &Element<'_>, cx: &mut Context<'_>) {
-    if el.node.children().any(|n| n.is_element()) {
+    let Some(text) = element_text(source, el) else {
         return;
-    }
-    let built;
-    let text: &str = match simple_text(el) {
-        Some(t) => t,
-        None => {
-            built = model::build_value(el.clone(), el.base(), source);
-            &built.text
-        }
     };
+    let text: &str = &text;
     // Only lists of the XSD's form; extension-value reports the others.
     if !ext::pattern_matches(Pattern::CountryList, text) {
         return;
@@ -242,17 +235,10 @@ fn language_fix(code: &str) -> Option<(&'static str, &'static str)> {
 }
 
 fn language(source: &str, el: &Element<'_>, cx: &mut Context<'_>) {
-    if el.node.children().any(|n| n.is_element()) {
+    let Some(text) = element_text(source, el) else {
         return;
-    }
-    let built;
-    let text: &str = match simple_text(el) {
-        Some(t) => t,
-        None => {
-            built = model::build_value(el.clone(), el.base(), source);
-            &built.text
-        }
     };
+    let text: &str = &text;
     if !ext::pattern_matches(Pattern::NewsLanguage, text) || text == "zh-cn" || text == "zh-tw" {
         return;
     }

@@ -1,5 +1,6 @@
 //! Rule `extension-url`: an image or video URL (`image:loc`, `video:thumbnail_loc`, …) that is not an absolute `http`/`https` URL.
 
+use std::borrow::Cow;
 use std::ops::Range;
 
 use crate::declare_rule;
@@ -113,18 +114,12 @@ impl Rule for Check {
                 return;
             }
             let Some(points_at) = what(decl) else { return };
-            // The text without building a `Value` (which is only needed to place findings).
-            let built;
-            let raw: &str = match simple_text(el) {
-                Some(t) => t,
-                // extension-structure reports markup inside a URL element.
-                None if el.node.children().any(|n| n.is_element()) => return,
-                None => {
-                    built = model::build_value(el.clone(), el.base(), source);
-                    &built.text
-                }
+            // The text without building a `Value` (which is only needed to place findings);
+            // extension-structure reports markup inside a URL element.
+            let Some(raw) = element_text(source, el) else {
+                return;
             };
-            let (_, text) = trim(raw);
+            let (_, text) = trim(&raw);
             if text.is_empty() {
                 let name = el.qualified_name(source);
                 cx.report(
@@ -146,7 +141,7 @@ impl Rule for Check {
             let problems = url_errors(text, page);
             // What xsd:anyURI itself rejects is extension-value's (checked only for a URL with
             // errors, so that valid URLs are parsed once).
-            if problems.is_empty() || xsd_rejects(raw) {
+            if problems.is_empty() || xsd_rejects(&raw) {
                 return;
             }
             let value = model::build_value(el.clone(), el.base(), source);
@@ -175,6 +170,19 @@ pub(crate) fn simple_text<'a>(el: &Element<'a>) -> Option<&'a str> {
         (Some(t), None) if t.is_text() => t.text(),
         _ => None,
     }
+}
+
+/// The decoded text of an element holding text only: borrowed from the source when it can be
+/// (see [`simple_text`]), otherwise joined by building its `Value`; `None` when it holds child
+/// elements.
+pub(crate) fn element_text<'a>(source: &'a str, el: &Element<'a>) -> Option<Cow<'a, str>> {
+    if let Some(t) = simple_text(el) {
+        return Some(Cow::Borrowed(t));
+    }
+    if el.node.children().any(|n| n.is_element()) {
+        return None;
+    }
+    Some(model::build_value(el.clone(), el.base(), source).text)
 }
 
 /// Whether `xsd:anyURI` itself rejects `text` (then `extension-value` reports it).
