@@ -56,15 +56,14 @@ impl Disagreement {
     }
 }
 
-#[test]
-fn agrees_with_xmllint_on_the_shared_corpus() {
-    let Some(dir) = shared_corpus() else { return };
-    let manifest = fs::read_to_string(dir.join("MANIFEST.tsv")).unwrap();
-    let expectations_path =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/shared_corpus_expectations.tsv");
-    let expectations_text = fs::read_to_string(&expectations_path).unwrap();
-    let mut expected: BTreeMap<String, (Disagreement, String)> = BTreeMap::new();
-    for line in expectations_text
+/// The listed disagreements of `tests/NAME` (`file<TAB>kind<TAB>reason`, `#` comments), by file.
+fn expectations(name: &str) -> BTreeMap<String, (Disagreement, String)> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join(name);
+    let text = fs::read_to_string(&path).unwrap();
+    let mut expected = BTreeMap::new();
+    for line in text
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
     {
@@ -81,6 +80,14 @@ fn agrees_with_xmllint_on_the_shared_corpus() {
             (Disagreement::parse(kind), reason.to_string()),
         );
     }
+    expected
+}
+
+#[test]
+fn agrees_with_xmllint_on_the_shared_corpus() {
+    let Some(dir) = shared_corpus() else { return };
+    let manifest = fs::read_to_string(dir.join("MANIFEST.tsv")).unwrap();
+    let expected = expectations("shared_corpus_expectations.tsv");
 
     let mut actual: BTreeMap<String, (Disagreement, String)> = BTreeMap::new();
     let mut failures = Vec::new();
@@ -191,27 +198,7 @@ fn agrees_with_the_project_schemas_on_the_shared_corpus() {
         return;
     }
     let manifest = fs::read_to_string(dir.join("MANIFEST.tsv")).unwrap();
-    let expectations_path =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/shared_corpus_schema_expectations.tsv");
-    let expectations_text = fs::read_to_string(&expectations_path).unwrap();
-    let mut expected: BTreeMap<String, (Disagreement, String)> = BTreeMap::new();
-    for line in expectations_text
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-    {
-        let mut cols = line.splitn(3, '\t');
-        let (Some(file), Some(kind), Some(reason)) = (cols.next(), cols.next(), cols.next()) else {
-            panic!("expectations line needs file<TAB>kind<TAB>reason: {line}");
-        };
-        assert!(
-            !reason.trim().is_empty(),
-            "{file}: a listed disagreement needs a reason"
-        );
-        expected.insert(
-            file.to_string(),
-            (Disagreement::parse(kind), reason.to_string()),
-        );
-    }
+    let expected = expectations("shared_corpus_schema_expectations.tsv");
 
     let mut actual: BTreeMap<String, (Disagreement, String)> = BTreeMap::new();
     let (mut files, mut agree, mut same_as_official) = (0usize, 0usize, 0usize);
