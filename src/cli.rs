@@ -457,7 +457,10 @@ fn check(args: CheckArgs, stdout: &mut dyn Write) -> io::Result<u8> {
     let per_target: Vec<Settings> = per_target
         .iter()
         .enumerate()
-        .map(|(i, s)| set.settings_for(i, s, settings.collect_set))
+        .map(|(i, s)| Settings {
+            threads: jobs,
+            ..set.settings_for(i, s, settings.collect_set)
+        })
         .collect();
     let work = |i: usize| check_target(&targets[i], &per_target[i]);
     run_ordered(targets.len(), jobs, work, |i, outcome| match outcome {

@@ -3,12 +3,13 @@
 use std::io::Read;
 use std::ops::Range;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::encoding::{self, Detected};
 use crate::input::{self, Bytes, GzipProblem};
-use crate::model::Sitemap;
-use crate::rule::{Category, Context, RuleMeta};
+use crate::model::{Entry, Part, Sitemap};
+use crate::rule::{Category, Context, Rule, RuleMeta};
 use crate::rules::{self as r};
 use crate::source::SourceFile;
 use crate::suppress::{self, Directive};
@@ -168,7 +169,7 @@ fn run(
     let gzip_twice = bytes.gzip && bytes.data.starts_with(&[0x1f, 0x8b]);
     // The bytes become the text in place: a large file is not held twice.
     let mut decoded = encoding::decode_owned(bytes.data);
-    let source = SourceFile::new(name, std::mem::take(&mut decoded.text));
+    let mut source = SourceFile::new(name, std::mem::take(&mut decoded.text));
     let text = source.text();
 
     if let Some(problem) = &bytes.gzip_problem {
@@ -306,6 +307,30 @@ fn run(
         }
     }
 
+    // A large file that parses in pieces is parsed and checked on several threads (see
+    // `split`). Its text moves into the pieces' buffer meanwhile, so it is not held twice.
+    let clean_prolog = prolog.blank.as_ref().is_none_or(|r| r.is_empty());
+    if clean_prolog
+        && decoded.invalid_utf8.is_empty()
+        && settings.threads > 1
+        && text.len() >= settings.split_min
+    {
+        let (file_name, owned) = source.into_parts();
+        match crate::split::layout(&owned, prolog.skip, settings.split_min) {
+            None => source = SourceFile::new(file_name, owned),
+            Some(layout) => {
+                drop(owned);
+                let checked = check_split(&layout, settings, site);
+                source = SourceFile::new(file_name, layout.into_source());
+                if let Some((diagnostics, directives)) = checked {
+                    out.extend(diagnostics);
+                    return (source, out, directives);
+                }
+            }
+        }
+    }
+    let text = source.text();
+
     // Most files parse as they stand: then that tree is the one the rules see. Otherwise the XML
     // stage reports every error it can and, when it could patch them over, the patched text is
     // parsed once more.
@@ -327,11 +352,13 @@ fn run(
         }
     };
     if let Some((doc, parse_text)) = tree {
-        let mut cx = Context::new(&source, settings);
-        crate::xml::check_tree(&doc, parse_text, prolog.skip, &mut out);
-        directives = suppress::find(&doc, parse_text, prolog.skip);
-        let mut sitemap = Sitemap::build(&doc, parse_text, prolog.skip);
-        check_rules(&mut sitemap, &mut cx, settings, site);
+        let part = Part {
+            doc: &doc,
+            base: prolog.skip,
+            own: prolog.skip,
+        };
+        let (diagnostics, found) = check_parts(part, &[], parse_text, settings, site);
+        directives = found;
         // A value that holds patched text (where an XML error was) or bytes that were not UTF-8
         // is not what the file says: judging it would repeat the error already reported.
         let garbled = |d: &Diagnostic| {
@@ -346,9 +373,87 @@ fn run(
                     .iter()
                     .any(|(s, _)| same_text_run(text, s, &d.primary.span)))
         };
-        out.extend(cx.into_diagnostics().into_iter().filter(|d| !garbled(d)));
+        out.extend(diagnostics.into_iter().filter(|d| !garbled(d)));
     }
     (source, out, directives)
+}
+
+/// Parses the pieces of a split file and checks them; the spans returned are the file's. `None`
+/// when a piece does not parse (the caller then parses the file whole, which reports why).
+fn check_split(
+    layout: &crate::split::Layout,
+    settings: &Settings,
+    site: &mut crate::site_set::FileSummary,
+) -> Option<(Vec<Diagnostic>, Vec<Directive>)> {
+    let docs = crate::split::parse(layout, crate::xml::options, settings.threads)?;
+    let parts: Vec<Part<'_>> = docs
+        .iter()
+        .zip(&layout.pieces)
+        .map(|(doc, piece)| Part {
+            doc,
+            base: piece.range.start,
+            own: piece.body.start.max(piece.range.start),
+        })
+        .collect();
+    let (first, rest) = parts.split_first()?;
+    let (mut diagnostics, mut directives) = check_parts(*first, rest, &layout.buf, settings, site);
+    drop(parts);
+    drop(docs);
+    let map = |r: &mut Range<usize>| *r = layout.range_to_source(r);
+    for d in &mut diagnostics {
+        map(&mut d.primary.span);
+        for l in &mut d.secondary {
+            map(&mut l.span);
+        }
+    }
+    for d in &mut directives {
+        map(&mut d.comment);
+        for n in &mut d.names {
+            map(&mut n.span);
+        }
+        // `0..usize::MAX` (before the root: the whole file) stays as it is.
+        if let Some(c) = d.covers.as_mut().filter(|c| c.end != usize::MAX) {
+            map(c);
+        }
+        if let Some((span, _, _)) = &mut d.problem {
+            map(span);
+        }
+    }
+    for l in &mut site.locs {
+        let r = layout.range_to_source(&(l.start as usize..l.end as usize));
+        // Offsets in the file are never larger than in the buffer: they still fit.
+        l.start = u32::try_from(r.start).unwrap_or(l.start);
+        l.end = u32::try_from(r.end).unwrap_or(l.end);
+    }
+    for (_, span) in &mut site.children {
+        map(span);
+    }
+    Some((diagnostics, directives))
+}
+
+/// Checks the parsed documents of a file (one, or the pieces of a split file, in order) against
+/// `text`, which all their spans index into: the checks on the tree, the suppression comments,
+/// the model and the rules.
+fn check_parts(
+    first: Part<'_>,
+    rest: &[Part<'_>],
+    text: &str,
+    settings: &Settings,
+    site: &mut crate::site_set::FileSummary,
+) -> (Vec<Diagnostic>, Vec<Directive>) {
+    let mut out = Vec::new();
+    let mut directives = Vec::new();
+    let mut searching = true;
+    for part in std::iter::once(&first).chain(rest) {
+        let piece = &text[..part.base + part.doc.root().range().end];
+        crate::xml::check_tree_from(part.doc, piece, part.base, part.own, &mut out);
+        searching = searching && suppress::find_more(part.doc, piece, part.base, &mut directives);
+    }
+    let mut cx = Context::new(settings);
+    let sitemap = Sitemap::build_parts(first, rest, text);
+    check_rules(&sitemap, &mut cx, settings, site);
+    out.extend(cx.into_diagnostics());
+    (out, directives)
 }
 
 /// Whether `a` and `b` lie in the same run of character data (no tag between them).
@@ -437,20 +542,27 @@ fn invalid_utf8_diagnostic(span: Range<usize>, raw: &[u8]) -> Diagnostic {
     .with_help(help)
 }
 
+/// Entries checked per batch when a file's entries are checked on several threads.
+const BATCH: usize = 1_000;
+
 /// The one walk over the model: every enabled rule's sitemap hook, then each entry through every
-/// enabled rule's entry hook.
+/// enabled rule's entry hook and every collector, in document order.
 ///
-/// An entry's children (and the values and caches they hold) are released once every rule has
-/// seen it, so memory does not grow with per-value results on files of millions of entries.
+/// An entry's children (and the values and caches they hold) are built just before the rules see
+/// it and released right after, so memory does not grow with the number of entries. With
+/// [`Settings::threads`] above 1 and more than one batch of entries, the entry hooks run on that
+/// many threads, a batch of (at most) [`BATCH`] entries at a time, while this thread hands the checked
+/// entries to the collectors in document order.
 fn check_rules(
-    sitemap: &mut Sitemap<'_>,
+    sitemap: &Sitemap<'_>,
     cx: &mut Context<'_>,
     settings: &Settings,
     site: &mut crate::site_set::FileSummary,
 ) {
     site.kind = sitemap.kind;
-    let enabled: Vec<_> = r::ALL
+    let enabled: Vec<&dyn Rule> = r::ALL
         .iter()
+        .copied()
         .filter(|rule| settings.severity_of(rule.meta()).is_some())
         .collect();
     for rule in &enabled {
@@ -460,19 +572,70 @@ fn check_rules(
         .iter()
         .filter_map(|rule| rule.collector(sitemap))
         .collect();
-    for i in 0..sitemap.entries.len() {
-        {
-            let sitemap: &Sitemap<'_> = sitemap;
-            let entry = &sitemap.entries[i];
-            for rule in &enabled {
-                rule.check_entry(sitemap, entry, cx);
-            }
-            for collector in &mut collectors {
-                collector.entry(sitemap, entry, cx);
-            }
-            site.entry(sitemap, entry, settings.collect_set);
+    let namespace = sitemap.namespace;
+    let check = |entry: &Entry<'_>, cx: &mut Context<'_>| {
+        for rule in &enabled {
+            rule.check_entry(sitemap, entry, cx);
         }
-        sitemap.entries[i].children = Vec::new();
+    };
+    let n = sitemap.entries.len();
+    // Tests lower `split_min` to check entries one per batch.
+    let batch = BATCH.min(settings.split_min).max(1);
+    if settings.threads <= 1 || n <= batch || sitemap.source.len() < settings.split_min {
+        for shallow in &sitemap.entries {
+            let mut entry = shallow.shallow();
+            entry.fill(namespace, sitemap.source);
+            check(&entry, cx);
+            for collector in &mut collectors {
+                collector.entry(sitemap, &entry, cx);
+            }
+            site.entry(sitemap, &entry, settings.collect_set);
+        }
+    } else {
+        let batches = n.div_ceil(batch);
+        let next = AtomicUsize::new(0);
+        std::thread::scope(|s| {
+            let (tx, rx) = std::sync::mpsc::sync_channel(settings.threads);
+            for _ in 0..settings.threads.min(batches) {
+                let tx = tx.clone();
+                let (next, check) = (&next, &check);
+                s.spawn(move || loop {
+                    let b = next.fetch_add(1, Ordering::Relaxed);
+                    if b >= batches {
+                        return;
+                    }
+                    let mut bcx = Context::new(settings);
+                    let range = b * batch..((b + 1) * batch).min(n);
+                    let mut done = Vec::with_capacity(range.len());
+                    for shallow in &sitemap.entries[range] {
+                        let mut entry = shallow.shallow();
+                        entry.fill(namespace, sitemap.source);
+                        check(&entry, &mut bcx);
+                        done.push(entry);
+                    }
+                    if tx.send((b, done, bcx)).is_err() {
+                        return;
+                    }
+                });
+            }
+            drop(tx);
+            // Batches arrive in any order; the collectors take them in document order.
+            let mut waiting = std::collections::BTreeMap::new();
+            let mut want = 0;
+            for (b, done, bcx) in rx {
+                waiting.insert(b, (done, bcx));
+                while let Some((done, bcx)) = waiting.remove(&want) {
+                    for entry in &done {
+                        for collector in &mut collectors {
+                            collector.entry(sitemap, entry, cx);
+                        }
+                        site.entry(sitemap, entry, settings.collect_set);
+                    }
+                    cx.absorb(bcx);
+                    want += 1;
+                }
+            }
+        });
     }
     for collector in collectors {
         collector.finish(sitemap, cx);

@@ -24,6 +24,7 @@ pub mod rule;
 pub mod rules;
 pub mod site_set;
 pub mod source;
+pub mod split;
 pub mod suggest;
 pub mod suppress;
 pub mod uri;
@@ -60,6 +61,13 @@ pub struct Settings {
     /// Keep each file's `<loc>` fingerprints in its report for the check across the files of a
     /// run ([`site_set`]); set by the CLI when several files are checked.
     pub collect_set: bool,
+    /// Threads one large file may use (parsing its pieces, checking its entries): the CLI's
+    /// `--jobs`, by default the machine's available parallelism. 1 checks on the calling thread.
+    pub threads: usize,
+    /// Files of at least this many bytes are split between their entries and parsed on
+    /// [`Settings::threads`] threads ([`split`]); smaller ones are parsed whole. Tests lower it to
+    /// check that both ways give the same diagnostics.
+    pub split_min: usize,
 }
 
 impl Default for Settings {
@@ -74,6 +82,8 @@ impl Default for Settings {
             site_root: None,
             max_url_length: config::DEFAULT_MAX_URL_LENGTH,
             collect_set: false,
+            threads: std::thread::available_parallelism().map_or(1, usize::from),
+            split_min: split::DEFAULT_SPLIT_MIN,
         }
     }
 }

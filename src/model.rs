@@ -1,8 +1,8 @@
 //! The typed, spanned, lenient sitemap model built from the XML tree; it records what it saw and judges nothing.
 
 use std::borrow::Cow;
-use std::cell::OnceCell;
 use std::ops::Range;
+use std::sync::OnceLock;
 
 use crate::{uri, w3c_datetime};
 
@@ -175,9 +175,9 @@ pub struct Value<'a> {
     /// True when `text` is byte-for-byte the source slice `content`, so offsets map directly.
     pub verbatim: bool,
     /// The URL check of the trimmed value, computed once for all URL rules.
-    url_problems: OnceCell<Vec<uri::Problem>>,
+    url_problems: OnceLock<Vec<uri::Problem>>,
     /// The W3C Datetime verdict of the trimmed value, computed once for all date rules.
-    date: OnceCell<Box<w3c_datetime::Verdict>>,
+    date: OnceLock<Box<w3c_datetime::Verdict>>,
 }
 
 impl<'a> Value<'a> {
@@ -443,12 +443,46 @@ pub struct Sitemap<'a> {
     pub site_origin: Option<String>,
 }
 
+/// One parsed document of a file: the whole file, or one of the pieces a large file is split
+/// into for parsing on several threads (see [`crate::split`]).
+#[derive(Clone, Copy)]
+pub struct Part<'a> {
+    pub doc: &'a Document<'a>,
+    /// The offset of the document's text in the source the model's spans index into.
+    pub base: usize,
+    /// Where the document's own text starts: later pieces of a split file start with a copy of
+    /// the root's start tag, which is checked with the first piece. `base` for a whole file.
+    pub own: usize,
+}
+
 impl<'a> Sitemap<'a> {
-    /// Builds the model. `base` is the offset of the parsed text inside `source` (non-zero when
-    /// leading whitespace before the XML declaration was skipped).
+    /// Builds the model with every entry's children (tests, and callers that want it all at once).
+    /// `base` is the offset of the parsed text inside `source` (non-zero when leading whitespace
+    /// before the XML declaration was skipped).
     pub fn build(doc: &'a Document<'a>, source: &'a str, base: usize) -> Sitemap<'a> {
-        let root_node = doc.root_element();
-        let root = Element::new(root_node, base, source);
+        let mut sitemap = Sitemap::build_parts(
+            Part {
+                doc,
+                base,
+                own: base,
+            },
+            &[],
+            source,
+        );
+        let namespace = sitemap.namespace;
+        for entry in &mut sitemap.entries {
+            entry.fill(namespace, source);
+        }
+        sitemap
+    }
+
+    /// Builds the model from the documents a file was parsed into, in order (`first`, then
+    /// `rest`): the root element of the first one is the file's root (later pieces repeat its
+    /// start tag), and the root's children of all of them are the file's. Entries are shallow: the engine fills each one's
+    /// children ([`Entry::fill`]) just before the rules see it, and releases them right after.
+    pub fn build_parts(first: Part<'a>, rest: &[Part<'a>], source: &'a str) -> Sitemap<'a> {
+        let root_node = first.doc.root_element();
+        let root = Element::new(root_node, first.base, source);
         let kind = match root.local_name() {
             "urlset" => Kind::UrlSet,
             "sitemapindex" => Kind::Index,
@@ -469,6 +503,20 @@ impl<'a> Sitemap<'a> {
         if kind == Kind::Other {
             return sitemap;
         }
+        for part in std::iter::once(&first).chain(rest) {
+            sitemap.add_root_children(part.doc.root_element(), part.base);
+        }
+        // Without caching anything in the values: this may look at every entry.
+        sitemap.site_origin = sitemap.entries.iter().find_map(|e| {
+            let loc = e.first_loc(namespace, source)?;
+            uri::origin(loc.trimmed()).map(str::to_owned)
+        });
+        sitemap
+    }
+
+    fn add_root_children(&mut self, root_node: Node<'a, 'a>, base: usize) {
+        let source = self.source;
+        let namespace = self.namespace;
         for node in root_node.children() {
             match node.node_type() {
                 NodeType::Element => {
@@ -479,19 +527,19 @@ impl<'a> Sitemap<'a> {
                         _ => None,
                     };
                     match entry_kind {
-                        Some(entry_kind) => {
-                            let entry = build_entry(
+                        Some(kind) => {
+                            let namespace_ok = element.namespace() == namespace;
+                            self.entries.push(Entry {
+                                kind,
+                                index: self.entries.len(),
                                 element,
-                                entry_kind,
-                                sitemap.entries.len(),
-                                namespace,
-                                base,
-                                source,
-                            );
-                            sitemap.entries.push(entry);
+                                children: Vec::new(),
+                                stray_text: Vec::new(),
+                                namespace_ok,
+                            });
                         }
-                        None if sitemap.other_children.len() >= MAX_OTHER_CHILDREN => {
-                            sitemap.other_children_omitted += 1;
+                        None if self.other_children.len() >= MAX_OTHER_CHILDREN => {
+                            self.other_children_omitted += 1;
                         }
                         None => {
                             let ns = element.namespace();
@@ -502,7 +550,7 @@ impl<'a> Sitemap<'a> {
                             } else {
                                 (ChildKind::Foreign, true)
                             };
-                            sitemap.other_children.push(Child {
+                            self.other_children.push(Child {
                                 element,
                                 kind,
                                 value: None,
@@ -511,20 +559,13 @@ impl<'a> Sitemap<'a> {
                         }
                     }
                 }
-                NodeType::Text => push_stray_text(&mut sitemap.stray_text, node, base),
+                NodeType::Text => push_stray_text(&mut self.stray_text, node, base),
                 _ => {}
             }
         }
-        // Without caching anything in the values: this may look at every entry.
-        sitemap.site_origin = sitemap
-            .entries
-            .iter()
-            .filter_map(|e| e.loc())
-            .find_map(|v| uri::origin(v.trimmed()).map(str::to_owned));
-        sitemap
     }
 
-    /// Every child element of every entry, with its entry.
+    /// Every child element of every entry, with its entry (entries whose children are filled).
     pub fn children(&self) -> impl Iterator<Item = (&Entry<'a>, &Child<'a>)> {
         self.entries
             .iter()
@@ -550,55 +591,80 @@ pub fn is_xml_space(c: char) -> bool {
     matches!(c, ' ' | '\t' | '\r' | '\n')
 }
 
-/// `root_ns` is the root's namespace; children in it, in the entry's own namespace or in no namespace
-/// are sitemap elements (see [`Child`]).
-fn build_entry<'a>(
-    element: Element<'a>,
-    kind: EntryKind,
-    index: usize,
-    root_ns: Option<&'a str>,
-    base: usize,
-    source: &'a str,
-) -> Entry<'a> {
-    let entry_ns = element.namespace();
-    let element_node = element.node;
-    let mut entry = Entry {
-        kind,
-        index,
-        element,
-        children: Vec::with_capacity(element_node.children().filter(|n| n.is_element()).count()),
-        stray_text: Vec::new(),
-        namespace_ok: entry_ns == root_ns,
+/// How a child element of an entry counts: `root_ns` is the root's namespace; children in it, in
+/// the entry's own namespace or in no namespace are sitemap elements (see [`Child`]). Returns the
+/// kind and [`Child::namespace_ok`].
+fn classify(
+    element: &Element<'_>,
+    root_ns: Option<&str>,
+    entry_ns: Option<&str>,
+) -> (ChildKind, bool) {
+    let ns = element.namespace();
+    let sitemap_element = ns == root_ns || ns == entry_ns || ns.is_none();
+    let kind = match Field::from_name(element.local_name()) {
+        Some(f) if sitemap_element => ChildKind::Field(f),
+        _ if sitemap_element => ChildKind::Unknown,
+        _ => ChildKind::Foreign,
     };
-    for node in entry.element.node.children() {
-        match node.node_type() {
-            NodeType::Element => {
-                let element = Element::new(node, base, source);
-                let ns = element.namespace();
-                let sitemap_element = ns == root_ns || ns == entry_ns || ns.is_none();
-                let kind = match Field::from_name(element.local_name()) {
-                    Some(f) if sitemap_element => ChildKind::Field(f),
-                    _ if sitemap_element => ChildKind::Unknown,
-                    _ => ChildKind::Foreign,
-                };
-                let value = match kind {
-                    ChildKind::Field(_) => {
-                        Some(Box::new(build_value(element.clone(), base, source)))
-                    }
-                    _ => None,
-                };
-                entry.children.push(Child {
-                    element,
-                    kind,
-                    value,
-                    namespace_ok: !sitemap_element || ns == root_ns,
-                });
-            }
-            NodeType::Text => push_stray_text(&mut entry.stray_text, node, base),
-            _ => {}
+    (kind, !sitemap_element || ns == root_ns)
+}
+
+impl<'a> Entry<'a> {
+    /// A copy without children (what the model keeps between the engine's visits).
+    pub fn shallow(&self) -> Entry<'a> {
+        Entry {
+            kind: self.kind,
+            index: self.index,
+            element: self.element.clone(),
+            children: Vec::new(),
+            stray_text: Vec::new(),
+            namespace_ok: self.namespace_ok,
         }
     }
-    entry
+
+    /// Builds the children (and values) of the entry; `root_ns` is the root's namespace.
+    pub fn fill(&mut self, root_ns: Option<&'a str>, source: &'a str) {
+        let entry_ns = self.element.namespace();
+        let base = self.element.base();
+        let node = self.element.node;
+        self.children = Vec::with_capacity(node.children().filter(|n| n.is_element()).count());
+        self.stray_text = Vec::new();
+        for node in node.children() {
+            match node.node_type() {
+                NodeType::Element => {
+                    let element = Element::new(node, base, source);
+                    let (kind, namespace_ok) = classify(&element, root_ns, entry_ns);
+                    let value = match kind {
+                        ChildKind::Field(_) => {
+                            Some(Box::new(build_value(element.clone(), base, source)))
+                        }
+                        _ => None,
+                    };
+                    self.children.push(Child {
+                        element,
+                        kind,
+                        value,
+                        namespace_ok,
+                    });
+                }
+                NodeType::Text => push_stray_text(&mut self.stray_text, node, base),
+                _ => {}
+            }
+        }
+    }
+
+    /// The value of the first `<loc>` child, built on its own (without filling the entry).
+    fn first_loc(&self, root_ns: Option<&'a str>, source: &'a str) -> Option<Value<'a>> {
+        let entry_ns = self.element.namespace();
+        let base = self.element.base();
+        self.element
+            .node
+            .children()
+            .filter(|n| n.is_element())
+            .map(|n| Element::new(n, base, source))
+            .find(|e| classify(e, root_ns, entry_ns).0 == ChildKind::Field(Field::Loc))
+            .map(|e| build_value(e, base, source))
+    }
 }
 
 /// Collects the text of a value element: its direct text children. Misplaced child elements (reported
@@ -679,8 +745,8 @@ pub fn build_value<'a>(element: Element<'a>, base: usize, source: &'a str) -> Va
         trimmed: start..end,
         content,
         verbatim,
-        url_problems: OnceCell::new(),
-        date: OnceCell::new(),
+        url_problems: OnceLock::new(),
+        date: OnceLock::new(),
     }
 }
 

@@ -4,7 +4,6 @@ use std::fmt;
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::model::{Entry, Sitemap};
-use crate::source::SourceFile;
 
 /// Groups of rules, for listing and for turning whole groups on or off.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -149,7 +148,6 @@ pub const MAX_REPORTS_PER_RULE: usize = 1_000;
 
 /// What a rule sees and where it reports.
 pub struct Context<'a> {
-    pub source: &'a SourceFile,
     pub settings: &'a crate::Settings,
     diagnostics: Vec<Diagnostic>,
     /// Per rule: (reported, not reported because of the cap).
@@ -157,9 +155,8 @@ pub struct Context<'a> {
 }
 
 impl<'a> Context<'a> {
-    pub fn new(source: &'a SourceFile, settings: &'a crate::Settings) -> Self {
+    pub fn new(settings: &'a crate::Settings) -> Self {
         Context {
-            source,
             settings,
             diagnostics: Vec::new(),
             counts: std::collections::HashMap::new(),
@@ -173,6 +170,17 @@ impl<'a> Context<'a> {
             self.diagnostics.push(diagnostic);
         } else {
             count.1 += 1;
+        }
+    }
+
+    /// Takes over what `other` (a context of the same file, for a later stretch of its entries)
+    /// reported, within the same per-rule cap.
+    pub fn absorb(&mut self, other: Context<'_>) {
+        for (name, (_, omitted)) in other.counts {
+            self.counts.entry(name).or_default().1 += omitted;
+        }
+        for d in other.diagnostics {
+            self.report(d);
         }
     }
 

@@ -51,6 +51,11 @@ impl SourceFile {
         }
     }
 
+    /// The name and the text, taken back.
+    pub fn into_parts(self) -> (String, String) {
+        (self.name, self.text)
+    }
+
     /// The name shown in diagnostics (the path as given, or the stdin label).
     pub fn name(&self) -> &str {
         &self.name

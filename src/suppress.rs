@@ -56,12 +56,22 @@ fn is_xml_space(c: char) -> bool {
 /// The suppression directives of a document parsed from `text[base..]`, with source spans.
 /// Costs one substring search when the text has no [`MARKER`].
 pub fn find(doc: &Document<'_>, text: &str, base: usize) -> Vec<Directive> {
-    let parsed = text.get(base..).unwrap_or("");
     let mut out = Vec::new();
-    if !parsed.contains(MARKER) {
-        return out;
+    find_more(doc, text, base, &mut out);
+    out
+}
+
+/// [`find`] for the next of the documents a file was split into ([`crate::split`]): adds to
+/// `out`, which holds the directives of the pieces before, within the same per-file cap. Returns
+/// false once the cap is reached (later pieces need not be searched).
+pub fn find_more(doc: &Document<'_>, text: &str, base: usize, out: &mut Vec<Directive>) -> bool {
+    let parsed = text.get(base..).unwrap_or("");
+    if out.len() > MAX_DIRECTIVES {
+        return false;
     }
-    let mut seen = 0usize;
+    if !parsed.contains(MARKER) {
+        return true;
+    }
     for (pos, _) in parsed.match_indices(MARKER) {
         let before = parsed[..pos].trim_end_matches(is_xml_space);
         let Some(start) = before.strip_suffix("<!--").map(str::len) else {
@@ -70,8 +80,7 @@ pub fn find(doc: &Document<'_>, text: &str, base: usize) -> Vec<Directive> {
         let Some(node) = node_starting_at(doc, start, NodeType::Comment) else {
             continue; // inside a text node or CDATA, not a comment
         };
-        seen += 1;
-        if seen > MAX_DIRECTIVES {
+        if out.len() >= MAX_DIRECTIVES {
             let r = node.range();
             out.push(Directive {
                 comment: r.start + base..r.end + base,
@@ -83,11 +92,11 @@ pub fn find(doc: &Document<'_>, text: &str, base: usize) -> Vec<Directive> {
                     "suppress whole elements or the file (a suppression before the root element covers it all), or turn the rule off in `sitemap-lint.toml`",
                 )),
             });
-            break;
+            return false;
         }
         out.push(directive(node, text, base));
     }
-    out
+    true
 }
 
 /// The node of `kind` whose range starts at `offset` (nodes are numbered in document order, so

@@ -1707,12 +1707,28 @@ fn html_entity(name: &str) -> Option<u32> {
 ///
 /// `text` is the text the tree was parsed from (its offsets are `base` bytes into the source).
 pub fn check_tree(doc: &Document<'_>, text: &str, base: usize, out: &mut Vec<Diagnostic>) {
+    check_tree_from(doc, text, base, base, out);
+}
+
+/// [`check_tree`] for one of the documents a file was split into ([`crate::split`]): what lies
+/// before `from` in `text` (the copy of the root's start tag) was checked with the first piece.
+pub fn check_tree_from(
+    doc: &Document<'_>,
+    text: &str,
+    base: usize,
+    from: usize,
+    out: &mut Vec<Diagnostic>,
+) {
     use crate::rules::xml_declaration;
     let syntax = &xml_syntax::META;
     let parsed = &text[base..];
-    let mut next_decl = next_xmlns(parsed, 0);
+    let skip = from.saturating_sub(base);
+    let mut next_decl = next_xmlns(parsed, skip);
     for node in doc.descendants() {
         let r = node.range();
+        if r.start < skip {
+            continue;
+        }
         if let Some(pi) = node.pi() {
             let target = pi.target;
             // `<?xml\n version="1.0"?>` is a declaration, which roxmltree reads as a PI.
@@ -1788,7 +1804,7 @@ pub fn check_tree(doc: &Document<'_>, text: &str, base: usize, out: &mut Vec<Dia
             check_namespace_declarations(tag, r.start + base, out);
         }
     }
-    check_char_references(text, base, out);
+    check_char_references(text, base.max(from), out);
 }
 
 /// The offset of the next `xmlns:` in `text` at or after `from`. Usually there is none after the

@@ -2,8 +2,10 @@
 
 use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
-use crate::model::{is_xml_space, Child, ChildKind, Element, Kind, RawAttribute, Sitemap, SITEMAP_NS};
-use crate::rule::{Context, Rule, RuleMeta};
+use crate::model::{
+    is_xml_space, Child, ChildKind, Element, Entry, Kind, RawAttribute, Sitemap, SITEMAP_NS,
+};
+use crate::rule::{Collector, Context, Rule, RuleMeta};
 use crate::suggest;
 
 declare_rule! {
@@ -157,50 +159,98 @@ impl Rule for Check {
                 );
             }
         }
-        report_misplaced(sitemap, cx);
     }
+
+    fn collector<'a>(&self, sitemap: &Sitemap<'a>) -> Option<Box<dyn Collector<'a> + 'a>> {
+        if sitemap.kind == Kind::Other {
+            return None;
+        }
+        let mut misplaced = Misplaced::default();
+        for child in &sitemap.other_children {
+            if misplaced.near.test(sitemap, child) {
+                misplaced.add(&child.element);
+            }
+        }
+        Some(Box::new(misplaced))
+    }
+}
+
+/// Elements listed in a group's note, besides its first.
+const LISTED: usize = 5;
+
+/// Elements outside the root's namespace that share a namespace: reported as one diagnostic.
+struct Group<'a> {
+    ns: Option<&'a str>,
+    /// The first in document order.
+    first: Element<'a>,
+    /// Start offsets of the names of the first `LISTED + 1` in document order.
+    starts: Vec<usize>,
+    count: usize,
 }
 
 /// Entries, and fields of entries, outside the root's namespace. Only the elements that leave the
 /// namespace are counted (a `<loc>` inside an `<url xmlns="">` is out because its `<url>` is), and
 /// elements in the same wrong namespace are reported together.
-fn report_misplaced(sitemap: &Sitemap<'_>, cx: &mut Context<'_>) {
-    let mut causes: Vec<&Element<'_>> = Vec::new();
-    let mut near = NearSitemap::default();
-    for entry in &sitemap.entries {
+#[derive(Default)]
+struct Misplaced<'a> {
+    groups: Vec<Group<'a>>,
+    near: NearSitemap<'a>,
+}
+
+impl<'a> Misplaced<'a> {
+    fn add(&mut self, element: &Element<'a>) {
+        let ns = element.namespace();
+        let at = element.name_span.start;
+        let Some(group) = self.groups.iter_mut().find(|g| g.ns == ns) else {
+            self.groups.push(Group {
+                ns,
+                first: element.clone(),
+                starts: vec![at],
+                count: 1,
+            });
+            return;
+        };
+        group.count += 1;
+        if at < group.first.name_span.start {
+            group.first = element.clone();
+        }
+        let i = group.starts.partition_point(|&s| s < at);
+        if i <= LISTED {
+            group.starts.insert(i, at);
+            group.starts.truncate(LISTED + 1);
+        }
+    }
+}
+
+impl<'a> Collector<'a> for Misplaced<'a> {
+    fn entry(&mut self, sitemap: &Sitemap<'a>, entry: &Entry<'a>, _cx: &mut Context<'_>) {
         if !entry.namespace_ok {
-            causes.push(&entry.element);
+            self.add(&entry.element);
         }
         for child in &entry.children {
             if matches!(child.kind, ChildKind::Field(_))
                 && !child.namespace_ok
                 && child.element.namespace() != entry.element.namespace()
             {
-                causes.push(&child.element);
+                self.add(&child.element);
             }
-            if near.test(sitemap, child) {
-                causes.push(&child.element);
+            if self.near.test(sitemap, child) {
+                self.add(&child.element);
             }
         }
     }
-    for child in &sitemap.other_children {
-        if near.test(sitemap, child) {
-            causes.push(&child.element);
-        }
+
+    fn finish(mut self: Box<Self>, sitemap: &Sitemap<'a>, cx: &mut Context<'_>) {
+        self.groups.sort_by_key(|g| g.first.name_span.start);
+        report_misplaced(sitemap, &self.groups, cx);
     }
-    causes.sort_by_key(|e| e.span.start);
-    let mut groups: Vec<(Option<&str>, Vec<&Element<'_>>)> = Vec::new();
-    for element in causes {
-        let ns = element.namespace();
-        match groups.iter_mut().find(|(n, _)| *n == ns) {
-            Some((_, members)) => members.push(element),
-            None => groups.push((ns, vec![element])),
-        }
-    }
+}
+
+fn report_misplaced(sitemap: &Sitemap<'_>, groups: &[Group<'_>], cx: &mut Context<'_>) {
     let source = sitemap.source;
     let root = sitemap.root.qualified_name(source);
-    for (ns, members) in groups {
-        let first = members[0];
+    for group in groups {
+        let (ns, first) = (group.ns, &group.first);
         let name = first.qualified_name(source);
         let own_decl = first
             .raw_attributes(source)
@@ -236,14 +286,13 @@ fn report_misplaced(sitemap: &Sitemap<'_>, cx: &mut Context<'_>) {
             sitemap.root.name_span.clone(),
             format!("`<{root}>` is in {}", describe(sitemap.namespace)),
         );
-        if members.len() > 1 {
-            let lines: Vec<String> = members[1..]
+        if group.count > 1 {
+            let lines: Vec<String> = group.starts[1..]
                 .iter()
-                .take(5)
-                .map(|e| line_of(source, e.name_span.start).to_string())
+                .map(|&at| line_of(source, at).to_string())
                 .collect();
-            let more = if members.len() > 6 { ", …" } else { "" };
-            let n = members.len() - 1;
+            let more = if group.count > LISTED + 1 { ", …" } else { "" };
+            let n = group.count - 1;
             d = d.with_note(format!(
                 "the same applies to {n} more element{} (line{} {}{more})",
                 if n == 1 { "" } else { "s" },

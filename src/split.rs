@@ -1,0 +1,350 @@
+//! Splits a large document between its entries into pieces that parse as documents of their own, on several threads.
+//!
+//! A sitemap is one root element with many small entries, so the text can be cut right after an
+//! entry's end tag (`</url>`, `</sitemap>`, any prefix) into pieces that become documents of their
+//! own: the first piece gets the root's end tag appended, the others the root's start tag
+//! prepended (and all but the last the end tag appended). The pieces live in one buffer, `buf`,
+//! and spans in it map back to the file with [`Layout::to_source`].
+//!
+//! Why the pieces say the same as the whole: without a DTD (a file with `<!DOCTYPE` is not split),
+//! XML's tokens depend only on the text and on whether the parser is in content, a tag, a
+//! comment, CDATA or a processing instruction. A piece that ends with the synthetic end tag parses
+//! only if the root is open, in content, with no other element open, where the cut is: so when
+//! every piece parses, each one starts exactly where the previous one stopped, in the same state,
+//! and the file is well-formed. The prepended start tag is the root's own (its namespace
+//! declarations included), so names resolve the same. When any piece fails, the caller parses the
+//! whole file the usual way, which then reports the errors. A cut never lands inside a text node,
+//! so text and whitespace nodes are the same too.
+
+use std::ops::Range;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use roxmltree::Document;
+
+/// Files smaller than this are parsed whole (the default of [`crate::Settings::split_min`]).
+pub const DEFAULT_SPLIT_MIN: usize = 1 << 20;
+
+/// The text each piece aims at; more pieces balance the threads better, fewer cost less. A
+/// smaller `min` (tests) makes smaller pieces, down to one entry each.
+const PIECE: usize = 1 << 20;
+
+/// At most this many pieces per file.
+const MAX_PIECES: usize = 256;
+
+/// One piece of [`Layout::buf`].
+#[derive(Debug, Clone)]
+pub struct Piece {
+    /// The whole piece in `buf`, synthetic tags included: the text parsed as one document.
+    pub range: Range<usize>,
+    /// The part of `range` copied from the file.
+    pub body: Range<usize>,
+    /// Where `body` starts in the file.
+    pub source_start: usize,
+}
+
+/// The pieces of a file, side by side in one buffer.
+#[derive(Debug)]
+pub struct Layout {
+    pub buf: String,
+    pub pieces: Vec<Piece>,
+    /// Where the root's start tag starts in the file (each copy has its length).
+    root_start: usize,
+}
+
+impl Layout {
+    /// The offset in the file of offset `at` of `buf`. An offset inside a copy of the root's
+    /// start tag maps to the same place in the original; one inside a synthetic end tag to the
+    /// end of its piece's body.
+    pub fn to_source(&self, at: usize) -> usize {
+        let i = self
+            .pieces
+            .partition_point(|p| p.range.start <= at)
+            .saturating_sub(1);
+        let Some(p) = self.pieces.get(i) else {
+            return at;
+        };
+        if i > 0 && at < p.body.start {
+            return self.root_start + (at - p.range.start.min(at));
+        }
+        let inside = at.clamp(p.body.start, p.body.end) - p.body.start;
+        p.source_start + inside
+    }
+
+    /// [`Layout::to_source`] for a range (never inverted).
+    pub fn range_to_source(&self, r: &Range<usize>) -> Range<usize> {
+        let start = self.to_source(r.start);
+        start..self.to_source(r.end).max(start)
+    }
+
+    /// The file's text again: the bodies, concatenated.
+    pub fn into_source(self) -> String {
+        let len = self.pieces.iter().map(|p| p.body.len()).sum();
+        let mut out = String::with_capacity(len);
+        for p in &self.pieces {
+            out.push_str(&self.buf[p.body.clone()]);
+        }
+        out
+    }
+}
+
+/// Cuts `text` (parsed from `skip`) into pieces when it is at least `min` bytes long and has a
+/// plain prolog (declaration, comments, processing instructions: no DOCTYPE) and a root start tag
+/// without a carriage return. `None`: parse the file whole.
+pub fn layout(text: &str, skip: usize, min: usize) -> Option<Layout> {
+    if text.len() < min.max(1) {
+        return None;
+    }
+    let (root_start, tag_end, name) = root_start_tag(text, skip)?;
+    // Line breaks (and tabs) in the copied start tag become spaces, so that line numbers in `buf`
+    // are the file's; in attribute values they are spaces to XML anyway.
+    let open: String = text[root_start..tag_end]
+        .chars()
+        .map(|c| if c == '\n' || c == '\t' { ' ' } else { c })
+        .collect();
+    let close = format!("</{name}>");
+    let cuts = cuts(text, tag_end, min.clamp(1, PIECE));
+    if cuts.is_empty() {
+        return None;
+    }
+    let mut buf = String::with_capacity(text.len() + cuts.len() * (open.len() + close.len()));
+    let mut pieces = Vec::with_capacity(cuts.len() + 1);
+    let mut from = 0;
+    for (i, &to) in cuts.iter().chain(std::iter::once(&text.len())).enumerate() {
+        // The first piece is parsed from `skip` (see `xml_decl::Prolog::skip`).
+        let start = if i == 0 { skip } else { buf.len() };
+        if i > 0 {
+            buf.push_str(&open);
+        }
+        let body_start = buf.len();
+        buf.push_str(&text[from..to]);
+        let body = body_start..buf.len();
+        if to < text.len() {
+            buf.push_str(&close);
+        }
+        pieces.push(Piece {
+            range: start..buf.len(),
+            body,
+            source_start: from,
+        });
+        from = to;
+    }
+    Some(Layout {
+        buf,
+        pieces,
+        root_start,
+    })
+}
+
+/// The root's start tag: (where it starts, where it ends, its qualified name). `None` when the
+/// prolog has anything but whitespace, comments and processing instructions, or the tag has a
+/// carriage return, or is empty (`<urlset/>`).
+fn root_start_tag(text: &str, skip: usize) -> Option<(usize, usize, &str)> {
+    let bytes = text.as_bytes();
+    let mut i = skip;
+    loop {
+        while bytes
+            .get(i)
+            .is_some_and(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
+        {
+            i += 1;
+        }
+        let rest = text.get(i..)?;
+        if rest.starts_with("<?") {
+            i += rest.find("?>")? + 2;
+        } else if rest.starts_with("<!--") {
+            i += rest.find("-->")? + 3;
+        } else if rest.starts_with('<') && !rest.starts_with("<!") {
+            break;
+        } else {
+            return None;
+        }
+    }
+    let name_len = bytes[i + 1..]
+        .iter()
+        .position(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n' | b'/' | b'>'))?;
+    if name_len == 0 {
+        return None;
+    }
+    let name = &text[i + 1..i + 1 + name_len];
+    let mut quote = None;
+    let mut j = i + 1 + name_len;
+    loop {
+        let b = *bytes.get(j)?;
+        match (quote, b) {
+            (_, b'\r' | b'<') => return None,
+            (None, b'"' | b'\'') => quote = Some(b),
+            (Some(q), _) if q == b => quote = None,
+            (None, b'>') => break,
+            _ => {}
+        }
+        j += 1;
+    }
+    if bytes[j - 1] == b'/' {
+        return None;
+    }
+    Some((i, j + 1, name))
+}
+
+/// Where to cut: right after an end tag whose local name is `url` or `sitemap`, about every
+/// `piece` bytes after the root's start tag.
+fn cuts(text: &str, from: usize, piece: usize) -> Vec<usize> {
+    let body = text.len() - from;
+    let n = (body / piece).clamp(1, MAX_PIECES);
+    let mut out = Vec::with_capacity(n);
+    let mut last = from;
+    for k in 1..n {
+        let target = (from + body / n * k).max(last);
+        match cut_after(text, target) {
+            Some(cut) if cut < text.len() => {
+                if cut > last {
+                    out.push(cut);
+                    last = cut;
+                }
+            }
+            _ => break,
+        }
+    }
+    out
+}
+
+/// The offset right after the first `</url>` or `</sitemap>` (any prefix, space before `>`
+/// allowed) at or after `at`.
+fn cut_after(text: &str, at: usize) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut i = at;
+    loop {
+        i += text.get(i..)?.find("</")? + 2;
+        let name_len = bytes[i..]
+            .iter()
+            .position(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n' | b'>'))?;
+        let name = &text[i..i + name_len];
+        let local = name.rsplit(':').next().unwrap_or(name);
+        if local != "url" && local != "sitemap" {
+            continue;
+        }
+        let mut j = i + name_len;
+        while bytes
+            .get(j)
+            .is_some_and(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
+        {
+            j += 1;
+        }
+        if bytes.get(j) == Some(&b'>') {
+            return Some(j + 1);
+        }
+    }
+}
+
+/// Parses every piece of `layout` with the options `options()` makes, on up to `threads` threads.
+/// `None` when a piece does not parse.
+pub fn parse<'b>(
+    layout: &'b Layout,
+    options: impl Fn() -> roxmltree::ParsingOptions<'b> + Sync,
+    threads: usize,
+) -> Option<Vec<Document<'b>>> {
+    let n = layout.pieces.len();
+    let next = AtomicUsize::new(0);
+    let work = || {
+        let mut done = Vec::new();
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(piece) = layout.pieces.get(i) else {
+                return done;
+            };
+            let doc = Document::parse_with_options(&layout.buf[piece.range.clone()], options());
+            let failed = doc.is_err();
+            done.push((i, doc.ok()));
+            if failed {
+                // Tell the others to stop: the file is parsed whole anyway.
+                next.store(n, Ordering::Relaxed);
+                return done;
+            }
+        }
+    };
+    let mut all: Vec<(usize, Option<Document<'b>>)> = std::thread::scope(|s| {
+        let helpers: Vec<_> = (1..threads.clamp(1, n)).map(|_| s.spawn(work)).collect();
+        let mut all = work();
+        for h in helpers {
+            // A parse that panicked counts as a failed one.
+            all.extend(h.join().unwrap_or_else(|_| vec![(0, None)]));
+        }
+        all
+    });
+    if all.len() != n {
+        return None;
+    }
+    all.sort_unstable_by_key(|(i, _)| *i);
+    all.into_iter().map(|(_, doc)| doc).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sitemap(n: usize) -> String {
+        let mut s = String::from(
+            "<?xml version=\"1.0\"?>\n<!-- c -->\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\"\n  xmlns:x=\"urn:x\">\n",
+        );
+        for i in 0..n {
+            s.push_str(&format!("<url><loc>https://e.example/{i}</loc></url >\n"));
+        }
+        s.push_str("</urlset>\n");
+        s
+    }
+
+    #[test]
+    fn pieces_parse_and_map_back() {
+        let text = sitemap(40_000);
+        let layout = layout(&text, 0, 1 << 16).expect("splits");
+        assert!(layout.pieces.len() > 10);
+        let docs = parse(&layout, roxmltree::ParsingOptions::default, 2).expect("parses");
+        assert_eq!(docs.len(), layout.pieces.len());
+        let mut urls = 0;
+        for (doc, piece) in docs.iter().zip(&layout.pieces) {
+            for url in doc.root_element().children().filter(|n| n.is_element()) {
+                urls += 1;
+                let r = url.range();
+                let at = piece.range.start + r.start;
+                let mapped = layout.range_to_source(&(at..piece.range.start + r.end));
+                assert_eq!(&text[mapped], &layout.buf[at..piece.range.start + r.end]);
+            }
+        }
+        assert_eq!(urls, 40_000);
+        // The copies of the root's start tag map to the original.
+        let last = layout.pieces.last().unwrap();
+        let xmlns = layout.buf[last.range.clone()].find("xmlns:x").unwrap() + last.range.start;
+        let at = layout.to_source(xmlns);
+        assert_eq!(&text[at..at + 7], "xmlns:x");
+        // Line numbers are the file's: the copied start tag has no line break.
+        let newlines = |s: &str| s.bytes().filter(|&b| b == b'\n').count();
+        assert_eq!(newlines(&layout.buf), newlines(&text));
+        assert_eq!(layout.into_source(), text);
+    }
+
+    #[test]
+    fn a_cut_inside_a_comment_fails_to_parse() {
+        let text = sitemap(2_000);
+        let mid = text[..text.len() / 2].rfind("<url>").unwrap();
+        let fake = "</url>\n".repeat(2_000);
+        let text = format!("{}<!--\n{fake}-->{}", &text[..mid], &text[mid..]);
+        assert!(Document::parse(&text).is_ok());
+        let layout = layout(&text, 0, 1_000).expect("splits");
+        assert!(layout.pieces.len() > 10);
+        // Some cuts land in the comment: those pieces do not parse, so the file is parsed whole.
+        assert!(parse(&layout, roxmltree::ParsingOptions::default, 2).is_none());
+    }
+
+    #[test]
+    fn not_split() {
+        // DOCTYPE, empty root, CR in the start tag, too small, no entry end tag.
+        for text in [
+            "<!DOCTYPE urlset><urlset></urlset>".to_string(),
+            "<urlset/>".to_string(),
+            "<urlset\r\n xmlns=\"a\"><url></url><url></url></urlset>".to_string(),
+            "<urlset><x></x><x></x></urlset>".to_string(),
+        ] {
+            assert!(layout(&text, 0, 0).is_none(), "{text}");
+        }
+        assert!(layout(&sitemap(10), 0, 1 << 20).is_none());
+    }
+}

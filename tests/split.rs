@@ -1,0 +1,211 @@
+//! A file checked in pieces on several threads gives exactly the report of the file checked whole.
+//!
+//! Every file of `corpus/` and of `../shared/corpus` (real sitemaps and peers' fixtures; skipped
+//! with a notice when absent, never with `CI=true`) is checked twice: on one thread, parsed whole;
+//! and with `split_min` at 1 byte, which cuts the file after every entry (up to 256 pieces, see
+//! `src/split.rs`) and checks its entries one per batch on three threads. Diagnostics (rule,
+//! severity, message, every span, label, note and help), the per-file summary and the text must be
+//! the same. A mutated copy of each file (an entry's end tag broken in the middle of the file)
+//! checks the fallback: pieces that do not parse fall back to the whole-file parse.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use sitemap_lint::{check_reader, rules, FileReport, Settings};
+
+/// "Now" for every file (as in tests/corpus.rs): 2024-11-21T12:00:00Z.
+const NOW: i64 = 1_732_190_400;
+
+fn files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            files(&p, out);
+            continue;
+        }
+        let name = p.file_name().unwrap_or_default().to_string_lossy();
+        if [".expected", ".args", ".md", ".tsv", ".xsd"]
+            .iter()
+            .any(|s| name.ends_with(s))
+        {
+            continue;
+        }
+        out.push(p);
+    }
+}
+
+fn settings(path: &Path) -> Settings {
+    let mut settings = Settings {
+        now: NOW,
+        threads: 1,
+        ..Settings::default()
+    };
+    // Every rule on, the opt-in ones too.
+    for meta in rules::ALL.iter().map(|r| r.meta()).filter(|m| m.opt_in) {
+        settings
+            .overrides
+            .insert(meta.name, Some(meta.default_severity));
+    }
+    if let Ok(args) = fs::read_to_string(format!("{}.args", path.display())) {
+        if let ["--sitemap-url", url] = args.split_whitespace().collect::<Vec<_>>()[..] {
+            settings.sitemap_url = Some(url.to_string());
+        }
+    }
+    settings
+}
+
+/// Everything of a report that a renderer can show.
+fn dump(report: &FileReport) -> String {
+    let mut out = String::new();
+    for d in &report.diagnostics {
+        out.push_str(&format!(
+            "{} {:?} {:?} {:?} {:?} {:?} {:?} {:?}\n",
+            d.rule.name,
+            d.severity,
+            d.message,
+            d.primary.span,
+            d.primary.message,
+            d.secondary
+                .iter()
+                .map(|l| (l.span.clone(), l.message.clone()))
+                .collect::<Vec<_>>(),
+            d.notes,
+            d.help
+        ));
+    }
+    out.push_str(&format!("{:?}\n", report.site));
+    out
+}
+
+/// Compares the two ways on `bytes`; returns a description of the first difference.
+fn compare(name: &str, bytes: &[u8], base: &Settings) -> Option<String> {
+    let whole = check_reader(name, bytes, base).ok()?;
+    let split = Settings {
+        threads: 3,
+        split_min: 1,
+        ..base.clone()
+    };
+    let pieces = check_reader(name, bytes, &split).ok()?;
+    if whole.source.text() != pieces.source.text() {
+        return Some(format!("{name}: the text differs"));
+    }
+    let (a, b) = (dump(&whole), dump(&pieces));
+    (a != b).then(|| format!("{name}:\n--- whole\n{a}--- in pieces\n{b}"))
+}
+
+/// `bytes` with the `</url>` (or `</sitemap>`) nearest the middle broken, when there is one.
+fn broken_in_the_middle(bytes: &[u8]) -> Option<Vec<u8>> {
+    let text = std::str::from_utf8(bytes).ok()?;
+    let mid = text.len() / 2;
+    let at = text
+        .match_indices("</url>")
+        .chain(text.match_indices("</sitemap>"))
+        .map(|(i, _)| i)
+        .min_by_key(|&i| i.abs_diff(mid))?;
+    let mut out = bytes.to_vec();
+    out[at + 2] = b'!';
+    Some(out)
+}
+
+fn check_all(dir: &Path, label: &str) {
+    let mut all = Vec::new();
+    files(dir, &mut all);
+    all.sort();
+    assert!(!all.is_empty(), "no files under {}", dir.display());
+    let mut failures = Vec::new();
+    for path in &all {
+        let bytes = fs::read(path).unwrap();
+        let name = path.to_string_lossy();
+        let settings = settings(path);
+        failures.extend(compare(&name, &bytes, &settings));
+        if let Some(broken) = broken_in_the_middle(&bytes) {
+            failures.extend(compare(&format!("{name} (broken)"), &broken, &settings));
+        }
+    }
+    println!("{label}: {} files checked whole and in pieces", all.len());
+    assert!(
+        failures.is_empty(),
+        "{} of {} files differ:\n{}",
+        failures.len(),
+        all.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn pieces_match_the_whole_file_on_the_project_corpus() {
+    check_all(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus"),
+        "corpus/",
+    );
+}
+
+#[test]
+fn pieces_match_the_whole_file_on_the_shared_corpus() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
+    if !dir.is_dir() {
+        assert!(
+            !std::env::var("CI").is_ok_and(|v| v == "true"),
+            "../shared/corpus is missing, and CI=true forbids skipping"
+        );
+        println!("notice: ../shared/corpus not found; skipping");
+        return;
+    }
+    check_all(&dir, "../shared/corpus");
+}
+
+#[test]
+fn a_large_generated_file_matches_too() {
+    // 3,000 entries with extensions and a few findings, at the default piece size of the
+    // library's split (about 1 MiB), so that the pieces are the ones a user's file gets.
+    let mut xml = String::from(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\"\n        xmlns:image=\"http://www.google.com/schemas/sitemap-image/1.1\"\n        xmlns:xhtml=\"http://www.w3.org/1999/xhtml\">\n",
+    );
+    for i in 0..3_000 {
+        let lang = ["en", "de", "fr"][i % 3];
+        let group = i / 3;
+        xml.push_str(&format!(
+            "  <url>\n    <loc>https://www.example.com/{lang}/p/{group}</loc>\n    <lastmod>2024-0{}-1{}</lastmod>\n",
+            i % 9 + 1,
+            i % 10
+        ));
+        for l in ["en", "de", "fr"] {
+            xml.push_str(&format!(
+                "    <xhtml:link rel=\"alternate\" hreflang=\"{l}\" href=\"https://www.example.com/{l}/p/{group}\"/>\n"
+            ));
+        }
+        if i % 700 == 5 {
+            xml.push_str("    <priority>2.0</priority>\n    <image:image><image:loc>/relative.jpg</image:loc></image:image>\n");
+        }
+        xml.push_str(&format!(
+            "    <image:image><image:loc>https://cdn.example.com/{i}.jpg</image:loc></image:image>\n  </url>\n"
+        ));
+        if i == 1_500 {
+            xml.push_str(&" ".repeat(1 << 20));
+            xml.push('\n');
+        }
+    }
+    xml.push_str("</urlset>\n");
+    let base = Settings {
+        now: NOW,
+        threads: 1,
+        ..Settings::default()
+    };
+    let whole = check_reader("big.xml", xml.as_bytes(), &base).unwrap();
+    assert!(!whole.diagnostics.is_empty());
+    let pieces = check_reader(
+        "big.xml",
+        xml.as_bytes(),
+        &Settings {
+            threads: 2,
+            ..base.clone()
+        },
+    )
+    .unwrap();
+    assert_eq!(dump(&whole), dump(&pieces));
+    assert_eq!(whole.source.text(), xml);
+    assert_eq!(pieces.source.text(), xml);
+}
