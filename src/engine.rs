@@ -308,7 +308,7 @@ fn run(
     }
 
     // A large file that parses in pieces is parsed and checked on several threads (see
-    // `split`). Its text moves into the pieces' buffer meanwhile, so it is not held twice.
+    // `split`). Its text is laid out as the pieces in place meanwhile, so it is not held twice.
     let clean_prolog = prolog.blank.as_ref().is_none_or(|r| r.is_empty());
     if clean_prolog
         && decoded.invalid_utf8.is_empty()
@@ -316,10 +316,9 @@ fn run(
         && text.len() >= settings.split_min
     {
         let (file_name, owned) = source.into_parts();
-        match crate::split::layout(&owned, prolog.skip, settings.split_min) {
-            None => source = SourceFile::new(file_name, owned),
-            Some(layout) => {
-                drop(owned);
+        match crate::split::layout(owned, prolog.skip, settings.split_min) {
+            Err(owned) => source = SourceFile::new(file_name, owned),
+            Ok(layout) => {
                 let checked = check_split(&layout, settings, site);
                 source = SourceFile::new(file_name, layout.into_source());
                 if let Some((diagnostics, directives)) = checked {
@@ -582,8 +581,7 @@ fn check_rules(
     // Tests lower `split_min` to check entries one per batch.
     let batch = BATCH.min(settings.split_min).max(1);
     if settings.threads <= 1 || n <= batch || sitemap.source.len() < settings.split_min {
-        for shallow in &sitemap.entries {
-            let mut entry = shallow.shallow();
+        for mut entry in (0..n).filter_map(|i| sitemap.entry(i)) {
             entry.fill(namespace, sitemap.source);
             check(&entry, cx);
             for collector in &mut collectors {
@@ -607,8 +605,7 @@ fn check_rules(
                     let mut bcx = Context::new(settings);
                     let range = b * batch..((b + 1) * batch).min(n);
                     let mut done = Vec::with_capacity(range.len());
-                    for shallow in &sitemap.entries[range] {
-                        let mut entry = shallow.shallow();
+                    for mut entry in range.filter_map(|i| sitemap.entry(i)) {
                         entry.fill(namespace, sitemap.source);
                         check(&entry, &mut bcx);
                         done.push(entry);

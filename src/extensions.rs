@@ -3669,8 +3669,8 @@ mod tests {
         let doc = roxmltree::Document::parse(xml).unwrap();
         let sitemap = Sitemap::build(&doc, xml, 0);
         let mut out = check_root(&sitemap, class);
-        for e in &sitemap.entries {
-            out.extend(check_entry(&sitemap, e, class));
+        for e in (0..sitemap.entries.len()).filter_map(|i| sitemap.filled(i)) {
+            out.extend(check_entry(&sitemap, &e, class));
         }
         out
     }
@@ -3727,7 +3727,7 @@ mod tests {
         let doc = roxmltree::Document::parse(&xml).unwrap();
         let sitemap = Sitemap::build(&doc, &xml, 0);
         let mut seen = Vec::new();
-        visit_entry(&sitemap, &sitemap.entries[0], &mut |el, decl| {
+        visit_entry(&sitemap, &sitemap.filled(0).unwrap(), &mut |el, decl| {
             seen.push((el.local_name().to_string(), decl.name));
         });
         let names: Vec<&str> = seen.iter().map(|(_, d)| *d).collect();
@@ -3745,7 +3745,7 @@ mod tests {
             ]
         );
         let mut durations = 0;
-        visit_entry(&sitemap, &sitemap.entries[0], &mut |_, decl| {
+        visit_entry(&sitemap, &sitemap.filled(0).unwrap(), &mut |_, decl| {
             durations += usize::from(std::ptr::eq(decl, &VIDEO_DURATION));
         });
         assert_eq!(durations, 1);
@@ -3767,7 +3767,7 @@ mod tests {
             return; // the parser's own depth limit; nothing for the walker to do
         };
         let sitemap = Sitemap::build(&doc, &xml, 0);
-        let placement = check_entry(&sitemap, &sitemap.entries[0], Class::Placement);
+        let placement = check_entry(&sitemap, &sitemap.filled(0).unwrap(), Class::Placement);
         assert_eq!(placement.len(), 1);
     }
 

@@ -376,6 +376,15 @@ pub enum EntryKind {
 }
 
 impl EntryKind {
+    /// The kind of an element of [`Sitemap::entries`] (`Sitemap` for `sitemap`).
+    pub fn of(element: &Element<'_>) -> EntryKind {
+        if element.local_name() == "url" {
+            EntryKind::Url
+        } else {
+            EntryKind::Sitemap
+        }
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             EntryKind::Url => "url",
@@ -427,9 +436,9 @@ pub struct Sitemap<'a> {
     pub root: Element<'a>,
     /// The namespace the root element is in; child elements in the same namespace are sitemap elements.
     pub namespace: Option<&'a str>,
-    /// `<url>`/`<sitemap>` children of the root (whichever the file's kind), in any namespace; see
-    /// [`Entry::namespace_ok`].
-    pub entries: Vec<Entry<'a>>,
+    /// `<url>`/`<sitemap>` children of the root (whichever the file's kind), in any namespace:
+    /// only their elements, 56 bytes each; [`Sitemap::entry`] makes the [`Entry`] rules see.
+    pub entries: Vec<Element<'a>>,
     /// Other element children of the root: unknown names (in the root's namespace or in none) or
     /// elements of other namespaces.
     /// At most [`MAX_OTHER_CHILDREN`] are kept; the rest are only counted.
@@ -456,30 +465,42 @@ pub struct Part<'a> {
 }
 
 impl<'a> Sitemap<'a> {
-    /// Builds the model with every entry's children (tests, and callers that want it all at once).
-    /// `base` is the offset of the parsed text inside `source` (non-zero when leading whitespace
-    /// before the XML declaration was skipped).
+    /// Builds the model of one document. `base` is the offset of the parsed text inside `source`
+    /// (non-zero when leading whitespace before the XML declaration was skipped).
     pub fn build(doc: &'a Document<'a>, source: &'a str, base: usize) -> Sitemap<'a> {
-        let mut sitemap = Sitemap::build_parts(
-            Part {
-                doc,
-                base,
-                own: base,
-            },
-            &[],
-            source,
-        );
-        let namespace = sitemap.namespace;
-        for entry in &mut sitemap.entries {
-            entry.fill(namespace, source);
-        }
-        sitemap
+        let part = Part {
+            doc,
+            base,
+            own: base,
+        };
+        Sitemap::build_parts(part, &[], source)
+    }
+
+    /// Entry `i` of [`Sitemap::entries`], without its children ([`Entry::fill`] builds them).
+    pub fn entry(&self, i: usize) -> Option<Entry<'a>> {
+        let element = self.entries.get(i)?.clone();
+        Some(Entry {
+            kind: EntryKind::of(&element),
+            index: i,
+            namespace_ok: element.namespace() == self.namespace,
+            element,
+            children: Vec::new(),
+            stray_text: Vec::new(),
+        })
+    }
+
+    /// Entry `i` with its children (tests, and callers that want one entry whole).
+    pub fn filled(&self, i: usize) -> Option<Entry<'a>> {
+        let mut entry = self.entry(i)?;
+        entry.fill(self.namespace, self.source);
+        Some(entry)
     }
 
     /// Builds the model from the documents a file was parsed into, in order (`first`, then
     /// `rest`): the root element of the first one is the file's root (later pieces repeat its
-    /// start tag), and the root's children of all of them are the file's. Entries are shallow: the engine fills each one's
-    /// children ([`Entry::fill`]) just before the rules see it, and releases them right after.
+    /// start tag), and the root's children of all of them are the file's. Only the entries' elements
+    /// are kept: the engine makes each [`Entry`] and its children ([`Entry::fill`]) just before the
+    /// rules see it, and releases them right after.
     pub fn build_parts(first: Part<'a>, rest: &[Part<'a>], source: &'a str) -> Sitemap<'a> {
         let root_node = first.doc.root_element();
         let root = Element::new(root_node, first.base, source);
@@ -506,9 +527,10 @@ impl<'a> Sitemap<'a> {
         for part in std::iter::once(&first).chain(rest) {
             sitemap.add_root_children(part.doc.root_element(), part.base);
         }
+        sitemap.entries.shrink_to_fit();
         // Without caching anything in the values: this may look at every entry.
-        sitemap.site_origin = sitemap.entries.iter().find_map(|e| {
-            let loc = e.first_loc(namespace, source)?;
+        sitemap.site_origin = (0..sitemap.entries.len()).find_map(|i| {
+            let loc = sitemap.entry(i)?.first_loc(namespace, source)?;
             uri::origin(loc.trimmed()).map(str::to_owned)
         });
         sitemap
@@ -527,17 +549,7 @@ impl<'a> Sitemap<'a> {
                         _ => None,
                     };
                     match entry_kind {
-                        Some(kind) => {
-                            let namespace_ok = element.namespace() == namespace;
-                            self.entries.push(Entry {
-                                kind,
-                                index: self.entries.len(),
-                                element,
-                                children: Vec::new(),
-                                stray_text: Vec::new(),
-                                namespace_ok,
-                            });
-                        }
+                        Some(_) => self.entries.push(element),
                         None if self.other_children.len() >= MAX_OTHER_CHILDREN => {
                             self.other_children_omitted += 1;
                         }
@@ -563,13 +575,6 @@ impl<'a> Sitemap<'a> {
                 _ => {}
             }
         }
-    }
-
-    /// Every child element of every entry, with its entry (entries whose children are filled).
-    pub fn children(&self) -> impl Iterator<Item = (&Entry<'a>, &Child<'a>)> {
-        self.entries
-            .iter()
-            .flat_map(|e| e.children.iter().map(move |c| (e, c)))
     }
 }
 
@@ -610,18 +615,6 @@ fn classify(
 }
 
 impl<'a> Entry<'a> {
-    /// A copy without children (what the model keeps between the engine's visits).
-    pub fn shallow(&self) -> Entry<'a> {
-        Entry {
-            kind: self.kind,
-            index: self.index,
-            element: self.element.clone(),
-            children: Vec::new(),
-            stray_text: Vec::new(),
-            namespace_ok: self.namespace_ok,
-        }
-    }
-
     /// Builds the children (and values) of the entry; `root_ns` is the root's namespace.
     pub fn fill(&mut self, root_ns: Option<&'a str>, source: &'a str) {
         let entry_ns = self.element.namespace();
@@ -764,7 +757,8 @@ mod tests {
     fn values_map_back_to_source() {
         let xml = "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\"><url><loc>\n  https://a.example/?a=1&amp;b=2 x</loc></url></urlset>";
         with_model(xml, |m| {
-            let v = m.entries[0].loc().unwrap();
+            let e: Vec<Entry<'_>> = (0..m.entries.len()).filter_map(|i| m.filled(i)).collect();
+            let v = e[0].loc().unwrap();
             assert_eq!(v.trimmed(), "https://a.example/?a=1&b=2 x");
             let span = v.span(xml);
             assert_eq!(&xml[span], "https://a.example/?a=1&amp;b=2 x");
@@ -781,7 +775,8 @@ mod tests {
     fn cdata_values_map_back() {
         let xml = "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\"><url><loc><![CDATA[https://a.example/ b]]></loc></url></urlset>";
         with_model(xml, |m| {
-            let v = m.entries[0].loc().unwrap();
+            let e: Vec<Entry<'_>> = (0..m.entries.len()).filter_map(|i| m.filled(i)).collect();
+            let v = e[0].loc().unwrap();
             assert_eq!(v.trimmed(), "https://a.example/ b");
             let sp = v.trimmed().find(' ').unwrap();
             let r = v.source_range_in_trimmed(xml, sp..sp + 1);
@@ -794,10 +789,11 @@ mod tests {
     fn classifies_children() {
         let xml = "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\" xmlns:i=\"urn:x\"><url><loc>a</loc><foo/><i:image/><lastmod/></url><sitemap/>text</urlset>";
         with_model(xml, |m| {
+            let e: Vec<Entry<'_>> = (0..m.entries.len()).filter_map(|i| m.filled(i)).collect();
             assert_eq!(m.kind, Kind::UrlSet);
             assert_eq!(m.entries.len(), 2);
-            assert_eq!(m.entries[1].kind, EntryKind::Sitemap);
-            let kinds: Vec<_> = m.entries[0].children.iter().map(|c| c.kind).collect();
+            assert_eq!(e[1].kind, EntryKind::Sitemap);
+            let kinds: Vec<_> = e[0].children.iter().map(|c| c.kind).collect();
             assert_eq!(
                 kinds,
                 [
@@ -807,12 +803,9 @@ mod tests {
                     ChildKind::Field(Field::Lastmod)
                 ]
             );
-            assert_eq!(
-                &xml[m.entries[0].children[2].element.name_span.clone()],
-                "i:image"
-            );
+            assert_eq!(&xml[e[0].children[2].element.name_span.clone()], "i:image");
             assert_eq!(m.stray_text.len(), 1);
-            let empty = m.entries[0].value(Field::Lastmod).unwrap();
+            let empty = e[0].value(Field::Lastmod).unwrap();
             assert_eq!(&xml[empty.span(xml)], "<lastmod/>");
         });
     }
@@ -821,8 +814,9 @@ mod tests {
     fn no_namespace_children_are_sitemap_elements_flagged() {
         let xml = "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\"><url><loc xmlns=\"\">https://a.example/</loc></url><url xmlns=\"\"><loc>https://b.example/</loc></url></urlset>";
         with_model(xml, |m| {
+            let e: Vec<Entry<'_>> = (0..m.entries.len()).filter_map(|i| m.filled(i)).collect();
             assert_eq!(m.entries.len(), 2);
-            let (a, b) = (&m.entries[0], &m.entries[1]);
+            let (a, b) = (&e[0], &e[1]);
             assert!(a.namespace_ok);
             assert_eq!(a.children[0].kind, ChildKind::Field(Field::Loc));
             assert!(!a.children[0].namespace_ok);
@@ -837,10 +831,11 @@ mod tests {
     fn unprefixed_children_of_a_prefixed_root_are_entries() {
         let xml = "<sm:urlset xmlns:sm=\"http://www.sitemaps.org/schemas/sitemap/0.9\"><url><loc>https://a.example/</loc></url></sm:urlset>";
         with_model(xml, |m| {
+            let e: Vec<Entry<'_>> = (0..m.entries.len()).filter_map(|i| m.filled(i)).collect();
             assert_eq!(m.namespace, Some(SITEMAP_NS));
             assert_eq!(m.entries.len(), 1);
-            assert!(!m.entries[0].namespace_ok);
-            assert!(m.entries[0].loc().is_some());
+            assert!(!e[0].namespace_ok);
+            assert!(e[0].loc().is_some());
             assert_eq!(m.root.prefix(xml), Some("sm"));
         });
     }
@@ -849,10 +844,11 @@ mod tests {
     fn values_inside_misplaced_markup() {
         let xml = "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\"><url><loc><a href=\"x\">https://a.example/</a></loc></url><url><loc>https://b.example/\n  <lastmod>2024</lastmod></loc></url></urlset>";
         with_model(xml, |m| {
-            let a = m.entries[0].loc().unwrap();
+            let e: Vec<Entry<'_>> = (0..m.entries.len()).filter_map(|i| m.filled(i)).collect();
+            let a = e[0].loc().unwrap();
             assert_eq!(a.trimmed(), "https://a.example/");
             assert_eq!(&xml[a.span(xml)], "https://a.example/");
-            let b = m.entries[1].loc().unwrap();
+            let b = e[1].loc().unwrap();
             assert_eq!(b.text, "https://b.example/");
             assert_eq!(&xml[b.span(xml)], "https://b.example/");
         });

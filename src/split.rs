@@ -76,27 +76,82 @@ impl Layout {
         start..self.to_source(r.end).max(start)
     }
 
-    /// The file's text again: the bodies, concatenated.
+    /// The file's text again: the bodies, moved together in place (no second buffer).
     pub fn into_source(self) -> String {
-        let len = self.pieces.iter().map(|p| p.body.len()).sum();
-        let mut out = String::with_capacity(len);
+        let mut bytes = self.buf.into_bytes();
+        let mut len = 0;
         for p in &self.pieces {
-            out.push_str(&self.buf[p.body.clone()]);
+            bytes.copy_within(p.body.clone(), len);
+            len += p.body.len();
         }
-        out
+        bytes.truncate(len);
+        // The cuts are at ASCII `>`: the bodies are whole UTF-8.
+        String::from_utf8(bytes)
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
     }
 }
 
 /// Cuts `text` (parsed from `skip`) into pieces when it is at least `min` bytes long and has a
 /// plain prolog (declaration, comments, processing instructions: no DOCTYPE) and a root start tag
-/// without a carriage return. `None`: parse the file whole.
-pub fn layout(text: &str, skip: usize, min: usize) -> Option<Layout> {
+/// without a carriage return. `Err` gives the text back unchanged: parse the file whole.
+///
+/// The pieces are laid out in the text's own buffer (moved apart in place, the copies of the tags
+/// written between them), so a large file is never held twice.
+pub fn layout(text: String, skip: usize, min: usize) -> Result<Layout, String> {
+    let Some((root_start, open, close, cuts)) = plan(&text, skip, min) else {
+        return Err(text);
+    };
+    let step = open.len() + close.len();
+    let len = text.len();
+    let ends: Vec<usize> = cuts.iter().copied().chain([len]).collect();
+    let mut bytes = text.into_bytes();
+    bytes.resize(len + cuts.len() * step, b' ');
+    let mut pieces = Vec::with_capacity(ends.len());
+    let mut from = 0;
+    for (i, &to) in ends.iter().enumerate() {
+        let body_start = from + i * step;
+        pieces.push(Piece {
+            // The first piece is parsed from `skip` (see `xml_decl::Prolog::skip`).
+            range: if i == 0 {
+                skip
+            } else {
+                body_start - open.len()
+            }..body_start + (to - from) + if to < len { close.len() } else { 0 },
+            body: body_start..body_start + (to - from),
+            source_start: from,
+        });
+        from = to;
+    }
+    // From the last piece to the first, so no body is overwritten before it has moved.
+    for p in pieces.iter().rev() {
+        bytes.copy_within(p.source_start..p.source_start + p.body.len(), p.body.start);
+        if p.range.start < p.body.start && p.source_start > 0 {
+            bytes[p.body.start - open.len()..p.body.start].copy_from_slice(open.as_bytes());
+        }
+        if p.range.end > p.body.end {
+            bytes[p.body.end..p.range.end].copy_from_slice(close.as_bytes());
+        }
+    }
+    let layout = |buf| Layout {
+        buf,
+        pieces: pieces.clone(),
+        root_start,
+    };
+    // Only whole UTF-8 sequences moved (the cuts follow an ASCII `>`), so this holds.
+    match String::from_utf8(bytes) {
+        Ok(buf) => Ok(layout(buf)),
+        Err(e) => Err(layout(String::from_utf8_lossy(e.as_bytes()).into_owned()).into_source()),
+    }
+}
+
+/// What [`layout`] needs to know of `text`: where the root's start tag starts, its copy for the
+/// pieces (line breaks and tabs turned into spaces, so line numbers in the buffer are the file's;
+/// in attribute values they are spaces to XML anyway), the root's end tag, and the cuts.
+fn plan(text: &str, skip: usize, min: usize) -> Option<(usize, String, String, Vec<usize>)> {
     if text.len() < min.max(1) {
         return None;
     }
     let (root_start, tag_end, name) = root_start_tag(text, skip)?;
-    // Line breaks (and tabs) in the copied start tag become spaces, so that line numbers in `buf`
-    // are the file's; in attribute values they are spaces to XML anyway.
     let open: String = text[root_start..tag_end]
         .chars()
         .map(|c| if c == '\n' || c == '\t' { ' ' } else { c })
@@ -106,33 +161,7 @@ pub fn layout(text: &str, skip: usize, min: usize) -> Option<Layout> {
     if cuts.is_empty() {
         return None;
     }
-    let mut buf = String::with_capacity(text.len() + cuts.len() * (open.len() + close.len()));
-    let mut pieces = Vec::with_capacity(cuts.len() + 1);
-    let mut from = 0;
-    for (i, &to) in cuts.iter().chain(std::iter::once(&text.len())).enumerate() {
-        // The first piece is parsed from `skip` (see `xml_decl::Prolog::skip`).
-        let start = if i == 0 { skip } else { buf.len() };
-        if i > 0 {
-            buf.push_str(&open);
-        }
-        let body_start = buf.len();
-        buf.push_str(&text[from..to]);
-        let body = body_start..buf.len();
-        if to < text.len() {
-            buf.push_str(&close);
-        }
-        pieces.push(Piece {
-            range: start..buf.len(),
-            body,
-            source_start: from,
-        });
-        from = to;
-    }
-    Some(Layout {
-        buf,
-        pieces,
-        root_start,
-    })
+    Some((root_start, open, close, cuts))
 }
 
 /// The root's start tag: (where it starts, where it ends, its qualified name). `None` when the
@@ -295,7 +324,7 @@ mod tests {
     #[test]
     fn pieces_parse_and_map_back() {
         let text = sitemap(40_000);
-        let layout = layout(&text, 0, 1 << 16).expect("splits");
+        let layout = layout(text.clone(), 0, 1 << 16).expect("splits");
         assert!(layout.pieces.len() > 10);
         let docs = parse(&layout, roxmltree::ParsingOptions::default, 2).expect("parses");
         assert_eq!(docs.len(), layout.pieces.len());
@@ -328,7 +357,7 @@ mod tests {
         let fake = "</url>\n".repeat(2_000);
         let text = format!("{}<!--\n{fake}-->{}", &text[..mid], &text[mid..]);
         assert!(Document::parse(&text).is_ok());
-        let layout = layout(&text, 0, 1_000).expect("splits");
+        let layout = layout(text.clone(), 0, 1_000).expect("splits");
         assert!(layout.pieces.len() > 10);
         // Some cuts land in the comment: those pieces do not parse, so the file is parsed whole.
         assert!(parse(&layout, roxmltree::ParsingOptions::default, 2).is_none());
@@ -343,8 +372,9 @@ mod tests {
             "<urlset\r\n xmlns=\"a\"><url></url><url></url></urlset>".to_string(),
             "<urlset><x></x><x></x></urlset>".to_string(),
         ] {
-            assert!(layout(&text, 0, 0).is_none(), "{text}");
+            assert_eq!(layout(text.clone(), 0, 0).unwrap_err(), text);
         }
-        assert!(layout(&sitemap(10), 0, 1 << 20).is_none());
+        let small = sitemap(10);
+        assert_eq!(layout(small.clone(), 0, 1 << 20).unwrap_err(), small);
     }
 }

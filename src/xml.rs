@@ -1724,7 +1724,13 @@ pub fn check_tree_from(
     let parsed = &text[base..];
     let skip = from.saturating_sub(base);
     let mut next_decl = next_xmlns(parsed, skip);
-    for node in doc.descendants() {
+    // What the walk looks for is rare after the prolog: three vectorised searches usually show
+    // there is nothing, and the walk over every node is skipped.
+    let own = parsed.get(skip..).unwrap_or("");
+    let walk = next_decl.is_some()
+        || own.contains("<:")
+        || own.match_indices("<?").any(|(i, _)| i + skip != 0);
+    for node in doc.descendants().filter(|_| walk) {
         let r = node.range();
         if r.start < skip {
             continue;

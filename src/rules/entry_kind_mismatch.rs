@@ -2,7 +2,7 @@
 
 use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
-use crate::model::{Entry, EntryKind, Kind, Sitemap};
+use crate::model::{Element, EntryKind, Kind, Sitemap};
 use crate::rule::{Context, Rule, RuleMeta};
 
 declare_rule! {
@@ -57,13 +57,13 @@ impl Rule for Check {
         };
         let source = sitemap.source;
         let root = sitemap.root.qualified_name(source);
-        let wrong: Vec<&Entry<'_>> = sitemap
+        let wrong: Vec<&Element<'_>> = sitemap
             .entries
             .iter()
-            .filter(|e| e.kind != expected)
+            .filter(|e| EntryKind::of(e) != expected)
             .collect();
         let Some(first) = wrong.first() else { return };
-        let found = first.kind.name();
+        let found = EntryKind::of(first).name();
         if wrong.len() == sitemap.entries.len() {
             // Every entry is of the other kind: the root is what is wrong.
             let what = match expected {
@@ -84,7 +84,7 @@ impl Rule for Check {
                     format!("`<{root}>` holds `<{found}>` entries: this file is {what}"),
                 )
                 .with_label(format!("should be `<{other_root}>`"))
-                .with_secondary(first.element.name_span.clone(), all)
+                .with_secondary(first.name_span.clone(), all)
                 .with_help(format!(
                     "rename the root to `<{other_root}>` (start and end tags)"
                 )),
@@ -92,11 +92,11 @@ impl Rule for Check {
             return;
         }
         for entry in wrong {
-            let found = entry.kind.name();
+            let found = EntryKind::of(entry).name();
             cx.report(
                 Diagnostic::new(
                     &META,
-                    entry.element.name_span.clone(),
+                    entry.name_span.clone(),
                     format!("`<{found}>` entry in a `<{root}>`"),
                 )
                 .with_label(format!("expected `<{}>`", expected.name()))

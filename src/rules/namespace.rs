@@ -321,7 +321,12 @@ impl<'a> NearSitemap<'a> {
         let Some(ns) = child.element.namespace() else {
             return false;
         };
-        if let Some((_, near)) = self.seen.iter().find(|(n, _)| *n == ns) {
+        // A document keeps one copy of each namespace URI: compare addresses first.
+        if let Some((_, near)) = self
+            .seen
+            .iter()
+            .find(|(n, _)| std::ptr::eq(*n, ns) || *n == ns)
+        {
             return *near;
         }
         let near = is_sitemap_like(ns);
