@@ -45,7 +45,8 @@ impl UrlParts {
     /// Meant for values without URL errors; on others it still never panics.
     pub fn parse(url: &str) -> Option<UrlParts> {
         let b = url.as_bytes();
-        let colon = url.find("://")?;
+        // A byte loop: a substring searcher costs more to set up than a short URL to scan.
+        let colon = b.windows(3).position(|w| w == b"://")?;
         let scheme = 0..colon;
         if scheme.is_empty() {
             return None;

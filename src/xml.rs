@@ -1727,9 +1727,11 @@ pub fn check_tree_from(
     // What the walk looks for is rare after the prolog: three vectorised searches usually show
     // there is nothing, and the walk over every node is skipped.
     let own = parsed.get(skip..).unwrap_or("");
-    let walk = next_decl.is_some()
-        || own.contains("<:")
-        || own.match_indices("<?").any(|(i, _)| i + skip != 0);
+    let after_declaration = match own.strip_prefix("<?") {
+        Some(rest) if skip == 0 => rest,
+        _ => own,
+    };
+    let walk = next_decl.is_some() || own.contains("<:") || after_declaration.contains("<?");
     for node in doc.descendants().filter(|_| walk) {
         let r = node.range();
         if r.start < skip {
