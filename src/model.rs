@@ -3,6 +3,7 @@
 use std::borrow::Cow;
 use std::cell::OnceCell;
 use std::ops::Range;
+use std::sync::OnceLock;
 
 use crate::{uri, w3c_datetime};
 
@@ -398,6 +399,9 @@ pub struct Entry<'a> {
     /// Whether the entry element is in the root's namespace (`<url xmlns="">` is not, but is still
     /// an entry; the `namespace` rule reports it).
     pub namespace_ok: bool,
+    /// The problems of the entry's Google extension elements, all classes, found by one walk on
+    /// first use and shared by the extension rules (see [`crate::extensions::check_entry`]).
+    pub extension_problems: OnceLock<Box<[crate::extensions::Problem]>>,
 }
 
 impl<'a> Entry<'a> {
@@ -569,6 +573,7 @@ fn build_entry<'a>(
         children: Vec::with_capacity(element_node.children().filter(|n| n.is_element()).count()),
         stray_text: Vec::new(),
         namespace_ok: entry_ns == root_ns,
+        extension_problems: OnceLock::new(),
     };
     for node in entry.element.node.children() {
         match node.node_type() {
