@@ -95,7 +95,7 @@ impl Extension {
     }
 
     /// The one global element of the XSD: the element that goes directly inside `<url>`.
-    pub fn root(self) -> &'static ElementDecl {
+    pub const fn root(self) -> &'static ElementDecl {
         match self {
             Extension::Image => &IMAGE,
             Extension::Video => &VIDEO,
@@ -2202,28 +2202,33 @@ impl Problem {
 
 /// Problems of `class` in Google extension elements placed directly inside the root element.
 pub fn check_root(sitemap: &Sitemap<'_>, class: Class) -> Vec<Problem> {
-    let mut walker = Walker::new(sitemap.source, Some(class), None);
+    let mut walker = Walker::new(sitemap.source, Want::One(class), None);
     if sitemap.kind != Kind::Other {
         let place = Place::Root {
             parent: sitemap.root.qualified_name(sitemap.source),
             index: sitemap.kind == Kind::Index,
         };
-        let children: Vec<&Element<'_>> = sitemap
-            .other_children
-            .iter()
-            .filter(|c| c.kind == ChildKind::Foreign)
-            .map(|c| &c.element)
-            .collect();
-        walker.children(&children, &place);
+        walker.children(foreign(&sitemap.other_children), &place);
     }
     walker.problems
 }
 
 /// Problems of `class` in the Google extension elements of one entry.
+///
+/// One walk finds the problems of every class; it runs on the first call for an entry and its
+/// result is kept in [`Entry::extension_problems`], so the three extension rules share it.
 pub fn check_entry(sitemap: &Sitemap<'_>, entry: &Entry<'_>, class: Class) -> Vec<Problem> {
-    let mut walker = Walker::new(sitemap.source, Some(class), None);
-    walker.entry(sitemap, entry);
-    walker.problems
+    entry
+        .extension_problems
+        .get_or_init(|| {
+            let mut walker = Walker::new(sitemap.source, Want::All, None);
+            walker.entry(sitemap, entry);
+            walker.problems.into_boxed_slice()
+        })
+        .iter()
+        .filter(|p| p.class == class)
+        .cloned()
+        .collect()
 }
 
 /// Calls `f` with every element of a Google extension in `entry` that the checker validates
@@ -2234,8 +2239,16 @@ pub fn visit_entry<'a>(
     entry: &Entry<'a>,
     f: &mut dyn FnMut(&Element<'a>, &'static ElementDecl),
 ) {
-    let mut walker = Walker::new(sitemap.source, None, Some(f));
+    let mut walker = Walker::new(sitemap.source, Want::Nothing, Some(f));
     walker.entry(sitemap, entry);
+}
+
+/// The elements of other namespaces among `children` (the root's or an entry's).
+fn foreign<'c, 'a>(children: &'c [model::Child<'a>]) -> impl Iterator<Item = &'c Element<'a>> {
+    children
+        .iter()
+        .filter(|c| c.kind == ChildKind::Foreign)
+        .map(|c| &c.element)
 }
 
 /// Calls `f` with every Google extension element of `entry` that sits where its XSD puts it, with
@@ -2332,24 +2345,75 @@ fn qualify(prefix: Option<&str>, name: &str) -> String {
 
 /// Consecutive children out of order before the same earlier sibling.
 struct OrderGroup<'a> {
-    /// Index in the matched children of the sibling they must precede.
+    /// Particle index of the sibling they must precede (the first child matched to it).
     later: usize,
     /// Particle index, name span and written name of each.
     members: Vec<(usize, Range<usize>, &'a str)>,
 }
 
+/// The first child matched to a particle: its name span, its written name, and its position
+/// among the matched children.
+type FirstMatch<'a> = Option<(Range<usize>, &'a str, usize)>;
+
+/// The most particles a content model has (`video:video` has 23); the sequence matcher keeps its
+/// state per particle in arrays of this size instead of allocating.
+const MAX_PARTICLES: usize = 24;
+
+const fn max_particles(decl: &ElementDecl) -> usize {
+    let Content::Sequence(particles) = decl.content else {
+        return 0;
+    };
+    let mut max = particles.len();
+    let mut i = 0;
+    while i < particles.len() {
+        let inner = max_particles(particles[i].element);
+        if inner > max {
+            max = inner;
+        }
+        i += 1;
+    }
+    max
+}
+
+const _: () = {
+    let mut i = 0;
+    while i < Extension::ALL.len() {
+        assert!(max_particles(Extension::ALL[i].root()) <= MAX_PARTICLES);
+        i += 1;
+    }
+};
+
+/// Among the first matches of some particles, the offset of the one that came first.
+fn earliest(first: &[FirstMatch<'_>]) -> Option<usize> {
+    first
+        .iter()
+        .enumerate()
+        .filter_map(|(k, f)| f.as_ref().map(|&(_, _, pos)| (pos, k)))
+        .min()
+        .map(|(_, k)| k)
+}
+
 /// The callback of [`visit_entry`].
 type Visitor<'f, 'a> = &'f mut dyn FnMut(&Element<'a>, &'static ElementDecl);
 
+/// The classes of problems a walk collects.
+#[derive(Clone, Copy)]
+enum Want {
+    /// None ([`visit_entry`]).
+    Nothing,
+    One(Class),
+    All,
+}
+
 struct Walker<'a, 'f> {
     source: &'a str,
-    want: Option<Class>,
+    want: Want,
     problems: Vec<Problem>,
     visit: Option<Visitor<'f, 'a>>,
 }
 
 impl<'a, 'f> Walker<'a, 'f> {
-    fn new(source: &'a str, want: Option<Class>, visit: Option<Visitor<'f, 'a>>) -> Self {
+    fn new(source: &'a str, want: Want, visit: Option<Visitor<'f, 'a>>) -> Self {
         Walker {
             source,
             want,
@@ -2359,7 +2423,11 @@ impl<'a, 'f> Walker<'a, 'f> {
     }
 
     fn wants(&self, class: Class) -> bool {
-        self.want == Some(class)
+        match self.want {
+            Want::Nothing => false,
+            Want::One(c) => c == class,
+            Want::All => true,
+        }
     }
 
     fn push(
@@ -2400,18 +2468,17 @@ impl<'a, 'f> Walker<'a, 'f> {
             kind: entry.kind,
             index: sitemap.kind == Kind::Index,
         };
-        let children: Vec<&Element<'a>> = entry
-            .children
-            .iter()
-            .filter(|c| c.kind == ChildKind::Foreign)
-            .map(|c| &c.element)
-            .collect();
-        self.children(&children, &place);
+        self.children(foreign(&entry.children), &place);
     }
 
     /// The foreign children of the root or an entry. Adjacent children that need the same
     /// wrapper (`image:loc` and `image:title` directly in `<url>`) are reported together.
-    fn children(&mut self, children: &[&Element<'a>], place: &Place<'_>) {
+    /// Elements of other namespaces (`xhtml:link`, judged by the hreflang rules) cost only the
+    /// namespace test in [`Walker::top`].
+    fn children<'e>(&mut self, children: impl Iterator<Item = &'e Element<'a>>, place: &Place<'_>)
+    where
+        'a: 'e,
+    {
         let mut group: Option<(Vec<&'static ElementDecl>, Vec<Element<'a>>)> = None;
         for el in children {
             let chain = self.top(el, place);
@@ -2424,11 +2491,11 @@ impl<'a, 'f> Walker<'a, 'f> {
                         && c.len() == g.len()
                         && c.iter().zip(g.iter()).all(|(a, b)| std::ptr::eq(*a, *b)) =>
                 {
-                    members.push((*el).clone());
+                    members.push(el.clone());
                 }
                 (Some(c), _) => {
                     self.report_unwrapped(group.take(), place);
-                    group = Some((c, vec![(*el).clone()]));
+                    group = Some((c, vec![el.clone()]));
                 }
                 (None, _) => self.report_unwrapped(group.take(), place),
             }
@@ -2497,36 +2564,27 @@ impl<'a, 'f> Walker<'a, 'f> {
     fn top(&mut self, el: &Element<'a>, place: &Place<'_>) -> Option<Vec<&'static ElementDecl>> {
         let ext = el.namespace().and_then(Extension::from_namespace)?;
         let local = el.local_name();
-        let name = self.name(el);
-        let prefix = self.prefix(el);
         let root = ext.root();
         if local == root.name {
+            // Whether it stands in a sitemap index, and where.
             let misplaced = match *place {
                 Place::Entry {
                     kind: EntryKind::Sitemap,
                     index: true,
                     ..
-                } => Some((
-                    format!("{name} is not allowed in a sitemap index"),
-                    "in a `<sitemap>` entry".to_string(),
-                )),
+                } => Some((true, "in a `<sitemap>` entry".to_string())),
                 Place::Entry { .. } => None,
-                Place::Root {
-                    parent,
-                    index: true,
-                } => Some((
-                    format!("{name} is not allowed in a sitemap index"),
-                    format!("directly inside `<{parent}>`"),
-                )),
-                Place::Root {
-                    parent,
-                    index: false,
-                } => Some((
-                    format!("{name} is outside any `<url>`"),
-                    format!("directly inside `<{parent}>`"),
-                )),
+                Place::Root { parent, index } => {
+                    Some((index, format!("directly inside `<{parent}>`")))
+                }
             };
-            if let Some((message, label)) = misplaced {
+            if let Some((index, label)) = misplaced {
+                let name = self.name(el);
+                let message = if index {
+                    format!("{name} is not allowed in a sitemap index")
+                } else {
+                    format!("{name} is outside any `<url>`")
+                };
                 let help = match place {
                     Place::Root { index: false, .. } => format!(
                         "move it into the `<url>` of the page it belongs to: Google reads {name} only inside `<url>`"
@@ -2554,6 +2612,8 @@ impl<'a, 'f> Walker<'a, 'f> {
             }
             None => {
                 if self.wants(Class::Structure) {
+                    let name = self.name(el);
+                    let prefix = self.prefix(el);
                     let names = all_names(ext);
                     let root_tag = tag(prefix, root.name);
                     let (label, help) = match suggest::closest(local, &names) {
@@ -2835,15 +2895,14 @@ impl<'a, 'f> Walker<'a, 'f> {
         let base = el.base();
         let prefix = self.prefix(el);
         let ns = decl.extension.namespace();
-        let mut counts = vec![0u32; particles.len()];
-        let mut first: Vec<Option<Range<usize>>> = vec![None; particles.len()];
-        // Particles a diagnostic already accounts for (no "missing" report for them).
-        let mut explained = vec![false; particles.len()];
-        // Matched children so far: particle index, name span, written name.
-        let mut seen: Vec<(usize, Range<usize>, &'a str)> = Vec::new();
-        // Position in `seen` of the first child matched to each particle (keeps the order check
-        // linear in the number of children).
-        let mut first_seen: Vec<Option<usize>> = vec![None; particles.len()];
+        // Per particle, on the stack (`MAX_PARTICLES` is checked against the tables at compile
+        // time): how many children matched it, the first of them, and whether a diagnostic
+        // already accounts for it (no "missing" report for it).
+        let mut counts = [0u32; MAX_PARTICLES];
+        let mut first: [FirstMatch<'a>; MAX_PARTICLES] = std::array::from_fn(|_| None);
+        let mut explained = [false; MAX_PARTICLES];
+        // How many children matched some particle so far.
+        let mut matched = 0usize;
         // Consecutive children out of order before the same sibling, reported together.
         let mut order_group: Option<OrderGroup<'a>> = None;
         // Consecutive children of a missing wrapper (`news:name`, `news:language` directly in
@@ -2897,7 +2956,7 @@ impl<'a, 'f> Walker<'a, 'f> {
                 None
             };
             let Some(i) = index else {
-                self.report_order(decl, particles, el, &seen, order_group.take());
+                self.report_order(decl, particles, el, &first, order_group.take());
                 let wrapper = self.unexpected_child(decl, particles, el, &child, &mut explained);
                 match (wrapper, &mut wrap_group) {
                     (Some(w), Some((g, members))) if *g == w => members.push(child),
@@ -2957,8 +3016,8 @@ impl<'a, 'f> Walker<'a, 'f> {
                     )
                 };
                 let secondary = first[i]
-                    .clone()
-                    .map(|span| vec![(span, format!("first {child_name} is here"))])
+                    .as_ref()
+                    .map(|(span, _, _)| vec![(span.clone(), format!("first {child_name} is here"))])
                     .unwrap_or_default();
                 self.push(
                     Class::Structure,
@@ -2970,7 +3029,8 @@ impl<'a, 'f> Walker<'a, 'f> {
                 );
             } else if counts[i] > max {
                 // Already reported at the first element over the limit.
-            } else if let Some(later) = first_seen[i + 1..].iter().flatten().min().copied() {
+            } else if let Some(later) = earliest(&first[i + 1..particles.len()]).map(|k| k + i + 1)
+            {
                 let member = (
                     i,
                     child.name_span.clone(),
@@ -2979,7 +3039,7 @@ impl<'a, 'f> Walker<'a, 'f> {
                 match &mut order_group {
                     Some(g) if g.later == later => g.members.push(member),
                     _ => {
-                        self.report_order(decl, particles, el, &seen, order_group.take());
+                        self.report_order(decl, particles, el, &first, order_group.take());
                         order_group = Some(OrderGroup {
                             later,
                             members: vec![member],
@@ -2989,22 +3049,19 @@ impl<'a, 'f> Walker<'a, 'f> {
                 in_group = true;
             }
             if !in_group {
-                self.report_order(decl, particles, el, &seen, order_group.take());
+                self.report_order(decl, particles, el, &first, order_group.take());
             }
             if first[i].is_none() {
-                first[i] = Some(child.name_span.clone());
+                first[i] = Some((
+                    child.name_span.clone(),
+                    child.qualified_name(self.source),
+                    matched,
+                ));
             }
-            if first_seen[i].is_none() {
-                first_seen[i] = Some(seen.len());
-            }
-            seen.push((
-                i,
-                child.name_span.clone(),
-                child.qualified_name(self.source),
-            ));
+            matched += 1;
             self.validate(particle.element, &child, particle.min == 0);
         }
-        self.report_order(decl, particles, el, &seen, order_group.take());
+        self.report_order(decl, particles, el, &first, order_group.take());
         self.report_wrap(particles, el, wrap_group.take());
 
         if !self.wants(Class::Structure) {
@@ -3022,9 +3079,10 @@ impl<'a, 'f> Walker<'a, 'f> {
             .map(|&i| tag(prefix, particles[i].element.name))
             .collect();
         // Where the first missing child goes: before the first child that follows it in order.
-        let before = seen.iter().find(|(j, _, _)| *j > first_missing);
+        let before = earliest(&first[first_missing + 1..particles.len()])
+            .and_then(|k| first[first_missing + 1 + k].as_ref());
         let secondary = before
-            .map(|(_, span, _)| vec![(span.clone(), format!("{} belongs before this", tags[0]))])
+            .map(|(span, _, _)| vec![(span.clone(), format!("{} belongs before this", tags[0]))])
             .unwrap_or_default();
         let after = (0..first_missing)
             .rev()
@@ -3073,12 +3131,13 @@ impl<'a, 'f> Walker<'a, 'f> {
         decl: &'static ElementDecl,
         particles: &'static [Particle],
         el: &Element<'a>,
-        seen: &[(usize, Range<usize>, &'a str)],
+        first: &[FirstMatch<'a>],
         group: Option<OrderGroup<'a>>,
     ) {
         let Some(group) = group else { return };
-        let (Some((j, later_span, later_name)), Some((first_i, first_span, _))) =
-            (seen.get(group.later), group.members.first())
+        let j = group.later;
+        let (Some(Some((later_span, later_name, _))), Some((first_i, first_span, _))) =
+            (first.get(j), group.members.first())
         else {
             return;
         };
@@ -3121,7 +3180,7 @@ impl<'a, 'f> Walker<'a, 'f> {
             let order = short_order.unwrap_or_else(|| neighbours(*first_i, "it"));
             format!("move {} above {later} ({order})", tags[0])
         } else {
-            let order = short_order.unwrap_or_else(|| neighbours(*j, &later));
+            let order = short_order.unwrap_or_else(|| neighbours(j, &later));
             format!("move them above {later}, or move {later} down ({order})")
         };
         let mut deprecated: Vec<String> = Vec::new();
@@ -3130,7 +3189,7 @@ impl<'a, 'f> Walker<'a, 'f> {
             .members
             .iter()
             .map(|(i, _, q)| (particles[*i].element, format!("`<{q}>`")))
-            .chain(std::iter::once((particles[*j].element, later.clone())));
+            .chain(std::iter::once((particles[j].element, later.clone())));
         for (d, t) in involved {
             if let Some(y) = d.deprecated {
                 year = y;

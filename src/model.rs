@@ -407,6 +407,9 @@ pub struct Entry<'a> {
     /// Whether the entry element is in the root's namespace (`<url xmlns="">` is not, but is still
     /// an entry; the `namespace` rule reports it).
     pub namespace_ok: bool,
+    /// The problems of the entry's Google extension elements, all classes, found by one walk on
+    /// first use and shared by the extension rules (see [`crate::extensions::check_entry`]).
+    pub extension_problems: OnceLock<Box<[crate::extensions::Problem]>>,
 }
 
 impl<'a> Entry<'a> {
@@ -486,6 +489,7 @@ impl<'a> Sitemap<'a> {
             element,
             children: Vec::new(),
             stray_text: Vec::new(),
+            extension_problems: OnceLock::new(),
         })
     }
 
@@ -622,6 +626,7 @@ impl<'a> Entry<'a> {
         let node = self.element.node;
         self.children = Vec::with_capacity(node.children().filter(|n| n.is_element()).count());
         self.stray_text = Vec::new();
+        self.extension_problems = OnceLock::new();
         for node in node.children() {
             match node.node_type() {
                 NodeType::Element => {
