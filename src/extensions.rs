@@ -1866,36 +1866,71 @@ struct UriParser<'b> {
     b: &'b [u8],
 }
 
+/// A byte as libxml2's `xsd:anyURI` check reads it: `_` for a character that would need escaping.
+const fn uri_byte(c: u8) -> u8 {
+    if !(c >= 32 && c < 127)
+        || matches!(
+            c,
+            b' ' | b'<' | b'>' | b'"' | b'{' | b'}' | b'|' | b'\\' | b'^' | b'`' | b'\''
+        )
+    {
+        b'_'
+    } else {
+        c
+    }
+}
+
+/// Classes of (escaped) URI bytes, as bits of [`URI_CLASS`].
+const UNRESERVED: u8 = 1;
+const SUB_DELIM: u8 = 2;
+/// `:` and `@`, the other characters of `pchar`.
+const PCHAR_EXTRA: u8 = 4;
+
+const fn uri_class(c: u8) -> u8 {
+    let mut class = 0;
+    if c.is_ascii_alphanumeric() || matches!(c, b'-' | b'.' | b'_' | b'~') {
+        class |= UNRESERVED;
+    }
+    if matches!(
+        c,
+        b'!' | b'$' | b'&' | b'\'' | b'(' | b')' | b'*' | b'+' | b',' | b';' | b'='
+    ) {
+        class |= SUB_DELIM;
+    }
+    if matches!(c, b':' | b'@') {
+        class |= PCHAR_EXTRA;
+    }
+    class
+}
+
+/// [`uri_byte`] and [`uri_class`] for every byte (the class is looked up by the escaped byte,
+/// and the 0 past the end has none): the parser looks each character up several times.
+const URI_TABLES: ([u8; 256], [u8; 256]) = {
+    let mut bytes = [0u8; 256];
+    let mut class = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        bytes[i] = uri_byte(i as u8);
+        class[i] = uri_class(i as u8);
+        i += 1;
+    }
+    (bytes, class)
+};
+static URI_BYTES: [u8; 256] = URI_TABLES.0;
+static URI_CLASS: [u8; 256] = URI_TABLES.1;
+
 impl UriParser<'_> {
     /// The byte at `i` after libxml2's escaping; 0 past the end.
     fn at(&self, i: usize) -> u8 {
-        match self.b.get(i) {
-            None => 0,
-            Some(&c)
-                if !(32..127).contains(&c)
-                    || matches!(
-                        c,
-                        b' ' | b'<'
-                            | b'>'
-                            | b'"'
-                            | b'{'
-                            | b'}'
-                            | b'|'
-                            | b'\\'
-                            | b'^'
-                            | b'`'
-                            | b'\''
-                    ) =>
-            {
-                b'_'
-            }
-            Some(&c) => c,
-        }
+        self.b.get(i).map_or(0, |&c| URI_BYTES[usize::from(c)])
+    }
+
+    fn is(&self, i: usize, class: u8) -> bool {
+        URI_CLASS[usize::from(self.at(i))] & class != 0
     }
 
     fn unreserved(&self, i: usize) -> bool {
-        let c = self.at(i);
-        c.is_ascii_alphanumeric() || matches!(c, b'-' | b'.' | b'_' | b'~')
+        self.is(i, UNRESERVED)
     }
 
     fn pct(&self, i: usize) -> bool {
@@ -1905,14 +1940,11 @@ impl UriParser<'_> {
     }
 
     fn sub_delim(&self, i: usize) -> bool {
-        matches!(
-            self.at(i),
-            b'!' | b'$' | b'&' | b'\'' | b'(' | b')' | b'*' | b'+' | b',' | b';' | b'='
-        )
+        self.is(i, SUB_DELIM)
     }
 
     fn pchar(&self, i: usize) -> bool {
-        self.unreserved(i) || self.pct(i) || self.sub_delim(i) || matches!(self.at(i), b':' | b'@')
+        self.is(i, UNRESERVED | SUB_DELIM | PCHAR_EXTRA) || self.pct(i)
     }
 
     fn step(&self, i: usize) -> usize {
