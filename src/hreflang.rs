@@ -734,16 +734,48 @@ impl LinkAttribute<'_> {
     }
 }
 
-/// One `<xhtml:link>` child of a `<url>`, with the attributes the hreflang rules read (all
-/// without a namespace, as written in `<xhtml:link rel="alternate" hreflang="…" href="…"/>`).
-#[derive(Debug, Clone)]
+/// One `<xhtml:link>` child of a `<url>`. Its attributes (all without a namespace, as written in
+/// `<xhtml:link rel="alternate" hreflang="…" href="…"/>`) are read on demand: each rule reads
+/// only the ones it needs, and most need one or two.
+#[derive(Debug, Clone, Copy)]
 pub struct Link<'e, 'a> {
     pub element: &'e crate::model::Element<'a>,
-    pub rel: Option<LinkAttribute<'a>>,
-    pub hreflang: Option<LinkAttribute<'a>>,
-    pub href: Option<LinkAttribute<'a>>,
+}
+
+impl<'a> Link<'_, 'a> {
+    pub fn rel(&self) -> Option<LinkAttribute<'a>> {
+        attribute(self.element, "rel")
+    }
+
+    pub fn hreflang(&self) -> Option<LinkAttribute<'a>> {
+        attribute(self.element, "hreflang")
+    }
+
+    pub fn href(&self) -> Option<LinkAttribute<'a>> {
+        attribute(self.element, "href")
+    }
+
     /// A `media` attribute: Google's annotation of a separate mobile URL, which has no `hreflang`.
-    pub media: Option<LinkAttribute<'a>>,
+    pub fn media(&self) -> Option<LinkAttribute<'a>> {
+        attribute(self.element, "media")
+    }
+}
+
+/// The attribute `name` without a namespace of `element` (XML allows it once at most). Inlined,
+/// so that the name compared is a constant.
+#[inline(always)]
+fn attribute<'a>(element: &crate::model::Element<'a>, name: &str) -> Option<LinkAttribute<'a>> {
+    // The name first: it rules out the other attributes without the namespace lookup.
+    let attr = element
+        .node
+        .attributes()
+        .find(|a| a.name() == name && a.namespace().is_none())?;
+    let base = element.base();
+    let r = attr.range_value();
+    Some(LinkAttribute {
+        value: attr.value(),
+        span: r.start + base..r.end + base,
+    })
 }
 
 /// Whether `href` is an app deep link (`android-app://…`, `ios-app://…`), which Google's retired
@@ -771,37 +803,9 @@ pub fn links<'e, 'a>(
         .children
         .iter()
         .filter(move |c| is_url && is_link(c))
-        .map(move |c| read_link(&c.element))
-}
-
-fn read_link<'e, 'a>(element: &'e crate::model::Element<'a>) -> Link<'e, 'a> {
-    let base = element.base();
-    let mut link = Link {
-        element,
-        rel: None,
-        hreflang: None,
-        href: None,
-        media: None,
-    };
-    for attr in element.node.attributes() {
-        if attr.namespace().is_some() {
-            continue;
-        }
-        let slot = match attr.name() {
-            "rel" => &mut link.rel,
-            "hreflang" => &mut link.hreflang,
-            "href" => &mut link.href,
-            "media" => &mut link.media,
-            _ => continue,
-        };
-        let r = attr.range_value();
-        let span = r.start + base..r.end + base;
-        *slot = Some(LinkAttribute {
-            value: attr.value(),
-            span,
-        });
-    }
-    link
+        .map(|c| Link {
+            element: &c.element,
+        })
 }
 
 #[cfg(test)]

@@ -68,7 +68,7 @@ impl Rule for Check {
         let source = sitemap.source;
         for link in hreflang::links(entry) {
             let name = link.element.qualified_name(source);
-            let Some(href) = &link.href else {
+            let Some(href) = &link.href() else {
                 cx.report(
                     Diagnostic::new(
                         &META,
