@@ -136,10 +136,6 @@ fn lower(_: usize, b: u8) -> u8 {
     b.to_ascii_lowercase()
 }
 
-fn upper(_: usize, b: u8) -> u8 {
-    b.to_ascii_uppercase()
-}
-
 fn title(i: usize, b: u8) -> u8 {
     if i == 0 {
         b.to_ascii_uppercase()
@@ -152,13 +148,59 @@ fn is_alpha(s: &str) -> bool {
     !s.is_empty() && s.bytes().all(|b| b.is_ascii_alphabetic())
 }
 
+/// The two-letter codes of a table as bits `26 * first + second` (letters counted from `a`),
+/// so that the hot lookups of valid values test one bit instead of searching strings.
+struct Pairs([u64; 11]);
+
+impl Pairs {
+    /// Adds `code` if it is two ASCII letters (either case).
+    const fn with(mut self, code: &str) -> Self {
+        if let Some(bit) = pair_bit(code.as_bytes()) {
+            self.0[bit / 64] |= 1 << (bit % 64);
+        }
+        self
+    }
+
+    fn contains(&self, code: &str) -> bool {
+        pair_bit(code.as_bytes()).is_some_and(|bit| self.0[bit / 64] & (1 << (bit % 64)) != 0)
+    }
+}
+
+const fn pair_bit(code: &[u8]) -> Option<usize> {
+    if code.len() != 2 || !code[0].is_ascii_alphabetic() || !code[1].is_ascii_alphabetic() {
+        return None;
+    }
+    let a = code[0].to_ascii_lowercase() - b'a';
+    let b = code[1].to_ascii_lowercase() - b'a';
+    Some(a as usize * 26 + b as usize)
+}
+
+/// The codes (first column) of a table as [`Pairs`], at compile time.
+macro_rules! pairs_of {
+    ($table:expr) => {{
+        let mut pairs = Pairs([0; 11]);
+        let mut i = 0;
+        while i < $table.len() {
+            pairs = pairs.with($table[i].0);
+            i += 1;
+        }
+        pairs
+    }};
+}
+
+/// [`iso_codes::LANGUAGES_2`] (lowercase codes) as [`Pairs`].
+static LANGUAGE_PAIRS: Pairs = pairs_of!(iso_codes::LANGUAGES_2);
+
+/// [`iso_codes::COUNTRIES`] (uppercase codes) as [`Pairs`].
+static COUNTRY_PAIRS: Pairs = pairs_of!(iso_codes::COUNTRIES);
+
 /// A two-letter ISO 639-1 code, or a three-letter code of a language without one.
 fn is_language(s: &str) -> bool {
     if !is_alpha(s) {
         return false;
     }
     match s.len() {
-        2 => with_case::<2, _>(s, lower, |l| iso_codes::language_2(l).is_some()) == Some(true),
+        2 => LANGUAGE_PAIRS.contains(s),
         3 => {
             with_case::<3, _>(s, lower, |l| {
                 iso_codes::is_language_3(l) && iso_codes::language_2_of_3(l).is_none()
@@ -176,10 +218,7 @@ fn is_script(s: &str) -> bool {
 
 fn is_region(s: &str) -> bool {
     match s.len() {
-        2 => {
-            is_alpha(s)
-                && with_case::<2, _>(s, upper, |u| iso_codes::country(u).is_some()) == Some(true)
-        }
+        2 => COUNTRY_PAIRS.contains(s),
         3 => M49_REGIONS.contains(&s),
         _ => false,
     }
@@ -695,16 +734,48 @@ impl LinkAttribute<'_> {
     }
 }
 
-/// One `<xhtml:link>` child of a `<url>`, with the attributes the hreflang rules read (all
-/// without a namespace, as written in `<xhtml:link rel="alternate" hreflang="…" href="…"/>`).
-#[derive(Debug, Clone)]
+/// One `<xhtml:link>` child of a `<url>`. Its attributes (all without a namespace, as written in
+/// `<xhtml:link rel="alternate" hreflang="…" href="…"/>`) are read on demand: each rule reads
+/// only the ones it needs, and most need one or two.
+#[derive(Debug, Clone, Copy)]
 pub struct Link<'e, 'a> {
     pub element: &'e crate::model::Element<'a>,
-    pub rel: Option<LinkAttribute<'a>>,
-    pub hreflang: Option<LinkAttribute<'a>>,
-    pub href: Option<LinkAttribute<'a>>,
+}
+
+impl<'a> Link<'_, 'a> {
+    pub fn rel(&self) -> Option<LinkAttribute<'a>> {
+        attribute(self.element, "rel")
+    }
+
+    pub fn hreflang(&self) -> Option<LinkAttribute<'a>> {
+        attribute(self.element, "hreflang")
+    }
+
+    pub fn href(&self) -> Option<LinkAttribute<'a>> {
+        attribute(self.element, "href")
+    }
+
     /// A `media` attribute: Google's annotation of a separate mobile URL, which has no `hreflang`.
-    pub media: Option<LinkAttribute<'a>>,
+    pub fn media(&self) -> Option<LinkAttribute<'a>> {
+        attribute(self.element, "media")
+    }
+}
+
+/// The attribute `name` without a namespace of `element` (XML allows it once at most). Inlined,
+/// so that the name compared is a constant.
+#[inline(always)]
+fn attribute<'a>(element: &crate::model::Element<'a>, name: &str) -> Option<LinkAttribute<'a>> {
+    // The name first: it rules out the other attributes without the namespace lookup.
+    let attr = element
+        .node
+        .attributes()
+        .find(|a| a.name() == name && a.namespace().is_none())?;
+    let base = element.base();
+    let r = attr.range_value();
+    Some(LinkAttribute {
+        value: attr.value(),
+        span: r.start + base..r.end + base,
+    })
 }
 
 /// Whether `href` is an app deep link (`android-app://…`, `ios-app://…`), which Google's retired
@@ -732,37 +803,9 @@ pub fn links<'e, 'a>(
         .children
         .iter()
         .filter(move |c| is_url && is_link(c))
-        .map(move |c| read_link(&c.element))
-}
-
-fn read_link<'e, 'a>(element: &'e crate::model::Element<'a>) -> Link<'e, 'a> {
-    let base = element.base();
-    let mut link = Link {
-        element,
-        rel: None,
-        hreflang: None,
-        href: None,
-        media: None,
-    };
-    for attr in element.node.attributes() {
-        if attr.namespace().is_some() {
-            continue;
-        }
-        let slot = match attr.name() {
-            "rel" => &mut link.rel,
-            "hreflang" => &mut link.hreflang,
-            "href" => &mut link.href,
-            "media" => &mut link.media,
-            _ => continue,
-        };
-        let r = attr.range_value();
-        let span = r.start + base..r.end + base;
-        *slot = Some(LinkAttribute {
-            value: attr.value(),
-            span,
-        });
-    }
-    link
+        .map(|c| Link {
+            element: &c.element,
+        })
 }
 
 #[cfg(test)]
@@ -809,6 +852,29 @@ mod tests {
             "pt-br",
         ] {
             ok(v);
+        }
+    }
+
+    #[test]
+    fn pairs_agree_with_the_tables() {
+        for a in b'A'..=b'z' {
+            for b in b'A'..=b'z' {
+                let Ok(code) = std::str::from_utf8(&[a, b]).map(str::to_owned) else {
+                    continue;
+                };
+                assert_eq!(
+                    LANGUAGE_PAIRS.contains(&code),
+                    code.bytes().all(|c| c.is_ascii_alphabetic())
+                        && iso_codes::language_2(&code.to_ascii_lowercase()).is_some(),
+                    "{code}"
+                );
+                assert_eq!(
+                    COUNTRY_PAIRS.contains(&code),
+                    code.bytes().all(|c| c.is_ascii_alphabetic())
+                        && iso_codes::country(&code.to_ascii_uppercase()).is_some(),
+                    "{code}"
+                );
+            }
         }
     }
 

@@ -1,12 +1,12 @@
 //! Rule `hreflang-cluster-mismatch`: pages of one hreflang cluster list different alternates, or disagree on a page's code.
 
-use std::hash::{Hash, Hasher};
+use std::hash::Hasher;
 
 use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
 use crate::model::{Entry, Sitemap};
 use crate::rule::{Collector, Context, Rule, RuleMeta, MAX_REPORTS_PER_RULE};
-use crate::rules::hreflang_return_link::{self as return_link, FastHasher, Graph, Index};
+use crate::rules::hreflang_return_link::{self as return_link, Alt, FastHasher, Graph, Index};
 
 declare_rule! {
     /// ## What it does
@@ -85,6 +85,7 @@ impl Rule for Check {
         &META
     }
 
+    // Not sized for the file: when `hreflang-return-link` runs, this graph is dropped unused.
     fn collector<'a>(&self, _sitemap: &Sitemap<'a>) -> Option<Box<dyn Collector<'a> + 'a>> {
         Some(Box::new(Clusters(Some(Graph::default()))))
     }
@@ -102,14 +103,14 @@ struct Clusters<'a>(Option<Graph<'a>>);
 /// (href, lowercase code) pairs.
 fn fingerprint(graph: &Graph<'_>, page: usize) -> u64 {
     let mut sum = 0u64;
-    let mut previous: Option<(&str, &str)> = None;
+    let mut previous: Option<(u32, &str)> = None;
     for alt in graph.alts(page) {
-        if previous.is_some_and(|(h, l)| h == alt.href && l.eq_ignore_ascii_case(alt.lang)) {
+        if previous.is_some_and(|(t, l)| t == alt.target && l.eq_ignore_ascii_case(alt.lang)) {
             continue;
         }
-        previous = Some((alt.href, alt.lang));
+        previous = Some((alt.target, alt.lang));
         let mut h = FastHasher::default();
-        alt.href.hash(&mut h);
+        h.write_u32(alt.target);
         for b in alt.lang.bytes() {
             h.write_u8(b.to_ascii_lowercase());
         }
@@ -141,7 +142,7 @@ impl<'a> Collector<'a> for Clusters<'a> {
     }
 
     fn finish(self: Box<Self>, _sitemap: &Sitemap<'a>, cx: &mut Context<'_>) {
-        if let Some(graph) = self.0 {
+        if let Some(mut graph) = self.0 {
             let index = graph.index();
             check(&graph, &index, cx);
         }
@@ -150,7 +151,7 @@ impl<'a> Collector<'a> for Clusters<'a> {
 
 /// The cluster checks over a finished graph. `hreflang-return-link`'s collector calls this too,
 /// so that one graph serves both rules when both are enabled.
-pub(crate) fn check(graph: &Graph<'_>, index: &Index<'_>, cx: &mut Context<'_>) {
+pub(crate) fn check(graph: &Graph<'_>, index: &Index, cx: &mut Context<'_>) {
     {
         let prints: Vec<u64> = (0..graph.pages.len())
             .map(|p| fingerprint(graph, p))
@@ -167,24 +168,22 @@ pub(crate) fn check(graph: &Graph<'_>, index: &Index<'_>, cx: &mut Context<'_>) 
             }
         };
         for (p, page) in graph.pages.iter().enumerate() {
-            let own = &*page.loc;
-            if graph.alts(p).is_empty() || index.get(own) != Some(&p) {
+            let own = page.id;
+            if graph.alts(p).is_empty() || index.page(own) != Some(p) {
                 continue;
             }
             // Codes: the page's code for each alternate agrees with the alternate's own.
-            let mut previous: Option<&str> = None;
+            let mut previous: Option<u32> = None;
             for alt in graph.alts(p) {
-                if alt.href == own || previous == Some(alt.href) {
+                if alt.target == own || previous == Some(alt.target) {
                     continue;
                 }
-                previous = Some(alt.href);
-                let Some(&q) = index.get(alt.href) else { continue };
+                previous = Some(alt.target);
+                let Some(q) = index.page(alt.target) else { continue };
                 // `x-default` is a role, not the page's language: only language codes compare.
-                let language = |a: &&crate::rules::hreflang_return_link::Alt<'_>| {
-                    !a.lang.eq_ignore_ascii_case("x-default")
-                };
-                let selves = graph.alts_to(q, alt.href).iter().filter(language);
-                let mut mine = graph.alts_to(p, alt.href).iter().filter(language);
+                let language = |a: &&Alt<'_>| !a.lang.eq_ignore_ascii_case("x-default");
+                let selves = graph.alts_to(q, alt.target).iter().filter(language);
+                let mut mine = graph.alts_to(p, alt.target).iter().filter(language);
                 let (Some(theirs), Some(_)) = (selves.clone().next(), mine.clone().next()) else {
                     continue;
                 };
@@ -203,7 +202,9 @@ pub(crate) fn check(graph: &Graph<'_>, index: &Index<'_>, cx: &mut Context<'_>) 
                         alt.lang_span.clone(),
                         format!(
                             "`{}` is `{}` here, but lists itself as `{}`",
-                            alt.href, alt.lang, theirs.lang
+                            graph.href(alt),
+                            alt.lang,
+                            theirs.lang
                         ),
                     )
                     .with_label("code given by this page")
@@ -219,13 +220,13 @@ pub(crate) fn check(graph: &Graph<'_>, index: &Index<'_>, cx: &mut Context<'_>) 
             let mut missing: Vec<(usize, usize)> = Vec::new();
             let mut more = 0usize;
             let mut compared = 0usize;
-            let mut previous: Option<&str> = None;
+            let mut previous: Option<u32> = None;
             for alt in graph.alts(p) {
-                if alt.href == own || previous == Some(alt.href) {
+                if alt.target == own || previous == Some(alt.target) {
                     continue;
                 }
-                previous = Some(alt.href);
-                let Some(&q) = index.get(alt.href) else { continue };
+                previous = Some(alt.target);
+                let Some(q) = index.page(alt.target) else { continue };
                 if q == p || prints[q] == prints[p] || !graph.lists(q, own) {
                     continue;
                 }
@@ -238,21 +239,21 @@ pub(crate) fn check(graph: &Graph<'_>, index: &Index<'_>, cx: &mut Context<'_>) 
                         break;
                     }
                     budget -= 1;
-                    let r = theirs.href;
+                    let r = theirs.target;
                     if r == own || graph.lists(p, r) {
                         continue;
                     }
                     // R lists this page but not the other way round: a missing return link,
                     // reported by `hreflang-return-link` at R's link.
                     if index
-                        .get(r)
-                        .is_some_and(|&rr| rr != p && graph.lists(rr, own))
+                        .page(r)
+                        .is_some_and(|rr| rr != p && graph.lists(rr, own))
                     {
                         continue;
                     }
                     let known = missing
                         .iter()
-                        .any(|&(mq, mi)| graph.alts(mq)[mi].href == r);
+                        .any(|&(mq, mi)| graph.alts(mq)[mi].target == r);
                     if known {
                         continue;
                     }
@@ -272,7 +273,8 @@ pub(crate) fn check(graph: &Graph<'_>, index: &Index<'_>, cx: &mut Context<'_>) 
                 page.loc_span.clone(),
                 format!(
                     "`{}` (`{}`) is missing from the alternates of this page",
-                    first.href, first.lang
+                    graph.href(first),
+                    first.lang
                 ),
             )
             .with_label("its cluster lists more alternates than this page")
@@ -282,14 +284,15 @@ pub(crate) fn check(graph: &Graph<'_>, index: &Index<'_>, cx: &mut Context<'_>) 
             )
             .with_help(format!(
                 "every page of a cluster lists the same alternates: add `<xhtml:link rel=\"alternate\" hreflang=\"{}\" href=\"{}\"/>`",
-                first.lang, first.href
+                first.lang,
+                graph.href(first)
             ));
             if missing.len() > 1 || more > 0 {
                 let names: Vec<String> = missing[1..]
                     .iter()
                     .map(|&(mq, mi)| {
                         let a = &graph.alts(mq)[mi];
-                        format!("`{}` (`{}`)", a.href, a.lang)
+                        format!("`{}` (`{}`)", graph.href(a), a.lang)
                     })
                     .collect();
                 let tail = if more > 0 {

@@ -4,7 +4,7 @@ use std::ops::Range;
 
 use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
-use crate::hreflang;
+use crate::hreflang::{self, Link};
 use crate::model::{Entry, Sitemap};
 use crate::rule::{Context, Rule, RuleMeta};
 
@@ -66,8 +66,9 @@ pub struct Check;
 /// Links compared pairwise without allocating; more are sorted in a vector.
 const SMALL: usize = 32;
 
-/// What a duplicate check needs of one link: the code, where it is written, its URL.
-type Item<'a> = (&'a str, Range<usize>, &'a str);
+/// What a duplicate check needs of one link: the code, where it is written, the link (whose URL
+/// is read only for a finding).
+type Item<'e, 'a> = (&'a str, Range<usize>, Option<Link<'e, 'a>>);
 
 impl Rule for Check {
     fn meta(&self) -> &'static RuleMeta {
@@ -75,11 +76,13 @@ impl Rule for Check {
     }
 
     fn check_entry(&self, _sitemap: &Sitemap<'_>, entry: &Entry<'_>, cx: &mut Context<'_>) {
-        let mut small: [Item<'_>; SMALL] = Default::default();
+        let mut small: [Item<'_, '_>; SMALL] = Default::default();
         let mut n = 0;
-        let mut large: Vec<Item<'_>> = Vec::new();
+        let mut large: Vec<Item<'_, '_>> = Vec::new();
         for link in hreflang::links(entry) {
-            let Some(code) = &link.hreflang else { continue };
+            let Some(code) = &link.hreflang() else {
+                continue;
+            };
             let item = (
                 code.value.trim(),
                 if code.span.is_empty() {
@@ -87,7 +90,7 @@ impl Rule for Check {
                 } else {
                     code.span.clone()
                 },
-                link.href.as_ref().map_or("", |h| h.value.trim()),
+                Some(link),
             );
             if n < SMALL {
                 small[n] = item;
@@ -129,7 +132,7 @@ impl Rule for Check {
     }
 }
 
-fn same(a: &Item<'_>, b: &Item<'_>) -> bool {
+fn same(a: &Item<'_, '_>, b: &Item<'_, '_>) -> bool {
     hreflang::same(a.0, b.0)
 }
 
@@ -139,11 +142,19 @@ fn cmp_code(a: &str, b: &str) -> std::cmp::Ordering {
         .cmp(b.bytes().map(|c| c.to_ascii_lowercase()))
 }
 
-fn count_before(earlier: &[Item<'_>], item: &Item<'_>) -> usize {
+/// The trimmed `href` of a link, empty without one.
+fn href<'a>(item: &Item<'_, 'a>) -> &'a str {
+    item.2
+        .and_then(|link| link.href())
+        .map_or("", |h| h.value.trim())
+}
+
+fn count_before(earlier: &[Item<'_, '_>], item: &Item<'_, '_>) -> usize {
     earlier.iter().filter(|e| same(e, item)).count()
 }
 
-fn report(first: &Item<'_>, dup: &Item<'_>, earlier: usize, cx: &mut Context<'_>) {
+fn report(first: &Item<'_, '_>, dup: &Item<'_, '_>, earlier: usize, cx: &mut Context<'_>) {
+    let (first_href, dup_href) = (href(first), href(dup));
     let code = dup.0;
     let ordinal = match earlier + 1 {
         2 => "second".to_owned(),
@@ -151,7 +162,7 @@ fn report(first: &Item<'_>, dup: &Item<'_>, earlier: usize, cx: &mut Context<'_>
         n => format!("{n}th"),
     };
     let x_default = code.eq_ignore_ascii_case("x-default");
-    let (message, help) = if first.2 == dup.2 {
+    let (message, help) = if first_href == dup_href {
         (
             format!("`hreflang=\"{code}\"` listed twice for the same `href`"),
             "remove the repeated `<xhtml:link>`".to_owned(),
@@ -161,13 +172,13 @@ fn report(first: &Item<'_>, dup: &Item<'_>, earlier: usize, cx: &mut Context<'_>
             "two `x-default` alternates in one `<url>`".to_owned(),
             format!(
                 "keep one `x-default`: the one page shown when no language matches (`{}` or `{}`)",
-                first.2, dup.2
+                first_href, dup_href
             ),
         )
     } else {
         let keep = format!(
             "keep one alternate for this code (`{}` or `{}`)",
-            first.2, dup.2
+            first_href, dup_href
         );
         let help = match hreflang::parse(code) {
             Ok(hreflang::Hreflang::Tag {

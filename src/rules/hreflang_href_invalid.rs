@@ -59,6 +59,9 @@ declare_rule! {
 
 pub struct Check;
 
+/// Clean `href` values of one entry remembered, at most.
+const CLEAN_REMEMBERED: usize = 8;
+
 impl Rule for Check {
     fn meta(&self) -> &'static RuleMeta {
         &META
@@ -66,9 +69,20 @@ impl Rule for Check {
 
     fn check_entry(&self, sitemap: &Sitemap<'_>, entry: &Entry<'_>, cx: &mut Context<'_>) {
         let source = sitemap.source;
+        // The URL check is the costly part, and an entry usually lists the same URL more than
+        // once (its own `<loc>`, whose check is cached, and again as `x-default`): a value
+        // already found clean is not checked again.
+        let loc = entry.loc();
+        let loc_is_clean = |value: &str| {
+            loc.is_some_and(|l| {
+                l.trimmed() == value && !l.url_problems().iter().any(|p| p.kind.is_error())
+            })
+        };
+        let mut clean = [""; CLEAN_REMEMBERED];
+        let mut remembered = 0;
         for link in hreflang::links(entry) {
             let name = link.element.qualified_name(source);
-            let Some(href) = &link.href else {
+            let Some(href) = &link.href() else {
                 cx.report(
                     Diagnostic::new(
                         &META,
@@ -83,9 +97,16 @@ impl Rule for Check {
                 continue;
             };
             let value = href.value.trim_matches(crate::model::is_xml_space);
+            if clean[..remembered].contains(&value) || loc_is_clean(value) {
+                continue;
+            }
             let lead = href.value.len() - href.value.trim_start_matches(crate::model::is_xml_space).len();
             let problems = uri::check_http_url(value);
             let Some(first) = problems.iter().find(|p| p.kind.is_error()) else {
+                if let Some(slot) = clean.get_mut(remembered) {
+                    *slot = value;
+                    remembered += 1;
+                }
                 continue;
             };
             if first.kind == ProblemKind::Empty {

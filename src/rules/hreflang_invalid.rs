@@ -75,16 +75,15 @@ impl Rule for Check {
         let source = sitemap.source;
         for link in hreflang::links(entry) {
             let name = link.element.qualified_name(source);
-            let Some(attr) = &link.hreflang else {
+            let Some(attr) = &link.hreflang() else {
                 // A separate mobile URL (`media`) has no language; an app link is reported by
                 // `hreflang-href-invalid`, and a link that is not an alternate (`amphtml`) by
                 // `hreflang-rel`.
-                let app = link.href.as_ref().is_some_and(|h| hreflang::is_app_link(h.value));
+                let app = link.href().is_some_and(|h| hreflang::is_app_link(h.value));
                 let other_rel = link
-                    .rel
-                    .as_ref()
+                    .rel()
                     .is_some_and(|r| !r.value.trim().eq_ignore_ascii_case("alternate"));
-                if link.media.is_none() && !app && !other_rel {
+                if link.media().is_none() && !app && !other_rel {
                     cx.report(
                         Diagnostic::new(
                             &META,

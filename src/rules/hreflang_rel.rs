@@ -64,7 +64,7 @@ impl Rule for Check {
         let source = sitemap.source;
         for link in hreflang::links(entry) {
             let name = link.element.qualified_name(source);
-            match &link.rel {
+            match &link.rel() {
                 None => cx.report(
                     Diagnostic::new(
                         &META,

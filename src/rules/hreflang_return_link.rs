@@ -8,7 +8,7 @@ use std::ops::Range;
 use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
 use crate::hreflang;
-use crate::model::{Entry, EntryKind, Sitemap};
+use crate::model::{Entry, EntryKind, Kind, Sitemap};
 use crate::rule::{Collector, Context, Rule, RuleMeta, MAX_REPORTS_PER_RULE};
 
 declare_rule! {
@@ -79,8 +79,8 @@ impl Rule for Check {
         &META
     }
 
-    fn collector<'a>(&self, _sitemap: &Sitemap<'a>) -> Option<Box<dyn Collector<'a> + 'a>> {
-        Some(Box::new(Graph::default()))
+    fn collector<'a>(&self, sitemap: &Sitemap<'a>) -> Option<Box<dyn Collector<'a> + 'a>> {
+        Some(Box::new(Graph::for_sitemap(sitemap)))
     }
 }
 
@@ -89,6 +89,8 @@ pub(crate) struct Page<'a> {
     /// The trimmed `<loc>` (borrowed from the source unless it holds entities or CDATA).
     pub loc: Cow<'a, str>,
     pub loc_span: Range<usize>,
+    /// The interned id of `loc` (see [`Graph::href`]).
+    pub id: u32,
     /// Its alternates: a range of [`Graph::links`], sorted by `href`, then code.
     pub links: Range<usize>,
 }
@@ -96,20 +98,55 @@ pub(crate) struct Page<'a> {
 /// One `<xhtml:link>` with both `hreflang` and `href`.
 pub(crate) struct Alt<'a> {
     pub lang: &'a str,
-    pub href: &'a str,
     pub lang_span: Range<usize>,
     pub href_span: Range<usize>,
+    /// The interned id of the trimmed `href`: equal ids are equal URLs (see [`Graph::href`]).
+    pub target: u32,
 }
 
 /// The alternates of every `<url>` of a file, kept compactly: strings are borrowed from the
-/// parsed document (which lives until the end of the walk), spans are source ranges.
+/// parsed document (which lives until the end of the walk), spans are source ranges, and URLs
+/// are interned once, so that the checks compare and look up `u32` ids instead of strings.
 #[derive(Default)]
 pub(crate) struct Graph<'a> {
     pub pages: Vec<Page<'a>>,
     pub links: Vec<Alt<'a>>,
+    /// Id → the URL as written in an `href` (empty while only a `<loc>` has it).
+    hrefs: Vec<&'a str>,
+    /// URL → id, while entries are added; emptied by [`Graph::index`].
+    ids: HashMap<Cow<'a, str>, u32, BuildHasherDefault<FastHasher>>,
 }
 
+/// No page: the URL is not the `<loc>` of any page of the file.
+const NO_PAGE: u32 = u32::MAX;
+
+/// Pages with at most this many alternates are searched linearly by id; longer lists by a binary
+/// search over their sorted URLs.
+const LINEAR: usize = 16;
+
 impl<'a> Graph<'a> {
+    /// An empty graph sized for the `<url>`s of `sitemap`: each is one page and one URL at
+    /// least, so the page list and the URL map are allocated once instead of grown by doubling.
+    pub fn for_sitemap(sitemap: &Sitemap<'a>) -> Self {
+        let mut graph = Graph::default();
+        if sitemap.kind == Kind::UrlSet {
+            graph.pages.reserve_exact(sitemap.entries.len());
+            graph.ids.reserve(sitemap.entries.len());
+        }
+        graph
+    }
+
+    /// The id of `url`, interned on first sight.
+    fn intern(&mut self, url: Cow<'a, str>) -> u32 {
+        if let Some(&id) = self.ids.get(&*url) {
+            return id;
+        }
+        let id = u32::try_from(self.hrefs.len()).unwrap_or(u32::MAX);
+        self.hrefs.push("");
+        self.ids.insert(url, id);
+        id
+    }
+
     pub fn add(&mut self, sitemap: &Sitemap<'a>, entry: &Entry<'a>) {
         if entry.kind != EntryKind::Url {
             return;
@@ -123,6 +160,13 @@ impl<'a> Graph<'a> {
         if loc_text.is_empty() {
             return;
         }
+        let id = match &loc_text {
+            Cow::Borrowed(text) => self.intern(Cow::Borrowed(text)),
+            Cow::Owned(text) => match self.ids.get(text.as_str()) {
+                Some(&id) => id,
+                None => self.intern(Cow::Owned(text.clone())),
+            },
+        };
         let start = self.links.len();
         for child in &entry.children {
             if !hreflang::is_link(child) {
@@ -145,60 +189,110 @@ impl<'a> Graph<'a> {
             let (Some((lang, lang_span)), Some((href, href_span))) = (lang, href) else {
                 continue;
             };
+            let href = href.trim_matches(crate::model::is_xml_space);
+            let target = self.intern(Cow::Borrowed(href));
+            if let Some(slot) = self.hrefs.get_mut(target as usize) {
+                *slot = href;
+            }
             self.links.push(Alt {
                 lang: lang.trim(),
-                href: href.trim_matches(crate::model::is_xml_space),
                 lang_span,
                 href_span,
+                target,
             });
         }
         let links = start..self.links.len();
+        let hrefs = &self.hrefs;
         self.links[links.clone()].sort_unstable_by(|a, b| {
-            a.href.cmp(b.href).then_with(|| cmp_code(a.lang, b.lang))
+            let by_href = if a.target == b.target {
+                std::cmp::Ordering::Equal
+            } else {
+                href_of(hrefs, a.target).cmp(href_of(hrefs, b.target))
+            };
+            by_href.then_with(|| cmp_code(a.lang, b.lang))
         });
         self.pages.push(Page {
             loc: loc_text,
             loc_span: loc.span(sitemap.source),
+            id,
             links,
         });
     }
 
-    /// Each `<loc>` → its first page.
-    pub fn index(&self) -> Index<'_> {
-        let mut index = HashMap::with_capacity_and_hasher(self.pages.len(), Default::default());
+    /// Each id → its first page (or [`NO_PAGE`]); the map of URLs is released.
+    pub fn index(&mut self) -> Index {
+        self.ids = HashMap::default();
+        let mut index = vec![NO_PAGE; self.hrefs.len()];
         for (i, p) in self.pages.iter().enumerate() {
-            index.entry(&*p.loc).or_insert(i);
+            if let Some(slot) = index.get_mut(p.id as usize) {
+                if *slot == NO_PAGE {
+                    *slot = u32::try_from(i).unwrap_or(NO_PAGE);
+                }
+            }
         }
-        index
+        Index(index)
     }
 
+    #[inline]
     pub fn alts(&self, page: usize) -> &[Alt<'a>] {
         &self.links[self.pages[page].links.clone()]
     }
 
-    /// The alternates of `page` whose `href` is `href`.
-    pub fn alts_to(&self, page: usize, href: &str) -> &[Alt<'a>] {
-        let alts = self.alts(page);
-        let start = alts.partition_point(|a| a.href < href);
-        let end = start + alts[start..].partition_point(|a| a.href == href);
-        &alts[start..end]
+    /// The URL of an alternate.
+    pub fn href(&self, alt: &Alt<'_>) -> &'a str {
+        href_of(&self.hrefs, alt.target)
     }
 
-    pub fn lists(&self, page: usize, href: &str) -> bool {
-        !self.alts_to(page, href).is_empty()
+    /// The alternates of `page` whose `href` has the id `target`.
+    #[inline]
+    pub fn alts_to(&self, page: usize, target: u32) -> &[Alt<'a>] {
+        let alts = self.alts(page);
+        let start = if alts.len() <= LINEAR {
+            alts.iter()
+                .position(|a| a.target == target)
+                .unwrap_or(alts.len())
+        } else {
+            let href = href_of(&self.hrefs, target);
+            alts.partition_point(|a| href_of(&self.hrefs, a.target) < href)
+        };
+        let len = alts[start..]
+            .iter()
+            .take_while(|a| a.target == target)
+            .count();
+        &alts[start..start + len]
+    }
+
+    #[inline]
+    pub fn lists(&self, page: usize, target: u32) -> bool {
+        !self.alts_to(page, target).is_empty()
     }
 
     /// The code `page` gives itself, else `…`.
     pub fn own_code(&self, page: usize) -> &'a str {
-        let loc = &*self.pages[page].loc;
-        self.alts_to(page, loc).first().map_or("…", |a| a.lang)
+        self.alts_to(page, self.pages[page].id)
+            .first()
+            .map_or("…", |a| a.lang)
     }
 }
 
-/// Each `<loc>` of a [`Graph`] → its first page.
-pub(crate) type Index<'g> = HashMap<&'g str, usize, BuildHasherDefault<FastHasher>>;
+fn href_of<'a>(hrefs: &[&'a str], id: u32) -> &'a str {
+    hrefs.get(id as usize).copied().unwrap_or("")
+}
 
-/// A fast non-cryptographic hasher (FxHash's multiply-rotate) for the URL index and the list
+/// Each URL id of a [`Graph`] → its first page.
+pub(crate) struct Index(Vec<u32>);
+
+impl Index {
+    /// The first page whose `<loc>` has the id `target`.
+    pub fn page(&self, target: u32) -> Option<usize> {
+        match self.0.get(target as usize) {
+            Some(&p) if p != NO_PAGE => Some(p as usize),
+            _ => None,
+        }
+    }
+}
+
+/// A fast non-cryptographic hasher (FxHash's multiply-rotate) for the URL ids and the list
 /// fingerprints: keys come from one file, and a collision only costs a comparison.
 #[derive(Default)]
 pub(crate) struct FastHasher(u64);
@@ -216,6 +310,10 @@ impl Hasher for FastHasher {
 
     fn write_u8(&mut self, b: u8) {
         self.add(u64::from(b));
+    }
+
+    fn write_u32(&mut self, n: u32) {
+        self.add(u64::from(n));
     }
 
     fn finish(&self) -> u64 {
@@ -242,7 +340,7 @@ impl<'a> Collector<'a> for Graph<'a> {
     }
 
     fn finish(self: Box<Self>, _sitemap: &Sitemap<'a>, cx: &mut Context<'_>) {
-        let graph = *self;
+        let mut graph = *self;
         let index = graph.index();
         // One graph for both cross-entry rules: `hreflang-cluster-mismatch` collects nothing
         // itself while this rule is enabled.
@@ -256,17 +354,17 @@ impl<'a> Collector<'a> for Graph<'a> {
         let mut reported = 0usize;
         for (a, page) in graph.pages.iter().enumerate() {
             let own = &*page.loc;
-            let mut previous: Option<&str> = None;
+            let mut previous: Option<u32> = None;
             for alt in graph.alts(a) {
                 // One finding per target, even when the page lists it under two codes.
-                if alt.href == own || previous == Some(alt.href) {
+                if alt.target == page.id || previous == Some(alt.target) {
                     continue;
                 }
-                previous = Some(alt.href);
-                let Some(&b) = index.get(alt.href) else {
+                previous = Some(alt.target);
+                let Some(b) = index.page(alt.target) else {
                     continue;
                 };
-                if b == a || graph.lists(b, own) {
+                if b == a || graph.lists(b, page.id) {
                     continue;
                 }
                 if reported >= MAX_REPORTS_PER_RULE {
@@ -280,18 +378,18 @@ impl<'a> Collector<'a> for Graph<'a> {
                 } else {
                     format!("this `<url>` has no `<xhtml:link>` to `{own}`")
                 };
+                let href = graph.href(alt);
                 cx.report(
                     Diagnostic::new(
                         &META,
                         alt.href_span.clone(),
-                        format!("alternate `{}` does not link back to `{own}`", alt.href),
+                        format!("alternate `{href}` does not link back to `{own}`"),
                     )
                     .with_label(format!("`{}` alternate without a return link", alt.lang))
                     .with_secondary(target.loc_span.clone(), secondary)
                     .with_help(format!(
-                        "add `<xhtml:link rel=\"alternate\" hreflang=\"{}\" href=\"{own}\"/>` to the `<url>` of `{}`, or remove this link if the pages are not translations of each other",
+                        "add `<xhtml:link rel=\"alternate\" hreflang=\"{}\" href=\"{own}\"/>` to the `<url>` of `{href}`, or remove this link if the pages are not translations of each other",
                         graph.own_code(a),
-                        alt.href
                     )),
                 );
             }

@@ -73,11 +73,11 @@ impl Rule for Check {
         }
         let mut any = false;
         for link in hreflang::links(entry) {
-            if link.hreflang.is_none() {
+            if link.hreflang().is_none() {
                 continue;
             }
             any = true;
-            if link.href.as_ref().is_some_and(|h| h.value.trim() == own) {
+            if link.href().is_some_and(|h| h.value.trim() == own) {
                 return;
             }
         }
@@ -85,7 +85,7 @@ impl Rule for Check {
             return;
         }
         let near = hreflang::links(entry).find_map(|link| {
-            let href = link.href?;
+            let href = link.href()?;
             let why = near_miss(own, href.value.trim())?;
             Some((href, why))
         });
