@@ -187,7 +187,8 @@ struct CheckArgs {
     /// Print how many findings each rule has instead of the findings (human, concise or json)
     #[arg(long)]
     statistics: bool,
-    /// Number of files checked in parallel [default: number of CPUs]
+    /// Threads: files checked in parallel, and the threads one large file is parsed and checked
+    /// on [default: number of CPUs]
     #[arg(short, long, value_name = "N")]
     jobs: Option<NonZeroUsize>,
     /// The current time for date rules, as a W3C Datetime with a time zone (e.g.
