@@ -85,7 +85,6 @@ impl Rule for Check {
         &META
     }
 
-    // Not sized for the file: when `hreflang-return-link` runs, this graph is dropped unused.
     fn collector<'a>(&self, _sitemap: &Sitemap<'a>) -> Option<Box<dyn Collector<'a> + 'a>> {
         Some(Box::new(Clusters(Some(Graph::default()))))
     }

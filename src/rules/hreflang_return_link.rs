@@ -8,7 +8,7 @@ use std::ops::Range;
 use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
 use crate::hreflang;
-use crate::model::{Entry, EntryKind, Kind, Sitemap};
+use crate::model::{Entry, EntryKind, Sitemap};
 use crate::rule::{Collector, Context, Rule, RuleMeta, MAX_REPORTS_PER_RULE};
 
 declare_rule! {
@@ -79,8 +79,8 @@ impl Rule for Check {
         &META
     }
 
-    fn collector<'a>(&self, sitemap: &Sitemap<'a>) -> Option<Box<dyn Collector<'a> + 'a>> {
-        Some(Box::new(Graph::for_sitemap(sitemap)))
+    fn collector<'a>(&self, _sitemap: &Sitemap<'a>) -> Option<Box<dyn Collector<'a> + 'a>> {
+        Some(Box::new(Graph::default()))
     }
 }
 
@@ -125,17 +125,6 @@ const NO_PAGE: u32 = u32::MAX;
 const LINEAR: usize = 16;
 
 impl<'a> Graph<'a> {
-    /// An empty graph sized for the `<url>`s of `sitemap`: each is one page and one URL at
-    /// least, so the page list and the URL map are allocated once instead of grown by doubling.
-    pub fn for_sitemap(sitemap: &Sitemap<'a>) -> Self {
-        let mut graph = Graph::default();
-        if sitemap.kind == Kind::UrlSet {
-            graph.pages.reserve_exact(sitemap.entries.len());
-            graph.ids.reserve(sitemap.entries.len());
-        }
-        graph
-    }
-
     /// The id of `url`, interned on first sight.
     fn intern(&mut self, url: Cow<'a, str>) -> u32 {
         if let Some(&id) = self.ids.get(&*url) {
