@@ -1727,8 +1727,9 @@ pub fn check_tree_from(
     // What the walk looks for is rare after the prolog: three vectorised searches usually show
     // there is nothing, and the walk over every node is skipped.
     let own = parsed.get(skip..).unwrap_or("");
-    let after_declaration = match own.strip_prefix("<?") {
-        Some(rest) if skip == 0 => rest,
+    // The declaration (the PI `xml` at the start, which the walk skips too) is not a reason to walk.
+    let after_declaration = match own.strip_prefix("<?xml") {
+        Some(rest) if skip == 0 && rest.starts_with([' ', '\t', '\r', '\n', '?']) => rest,
         _ => own,
     };
     let walk = next_decl.is_some() || own.contains("<:") || after_declaration.contains("<?");
