@@ -552,8 +552,8 @@ const BATCH: usize = 1_000;
 /// [`Settings::threads`] above 1 and more than one batch of entries, the entry hooks run on that
 /// many threads, a batch of (at most) [`BATCH`] entries at a time, while this thread hands the checked
 /// entries to the collectors in document order.
-fn check_rules(
-    sitemap: &Sitemap<'_>,
+fn check_rules<'a>(
+    sitemap: &Sitemap<'a>,
     cx: &mut Context<'_>,
     settings: &Settings,
     site: &mut crate::site_set::FileSummary,
@@ -571,23 +571,30 @@ fn check_rules(
         .iter()
         .filter_map(|rule| rule.collector(sitemap))
         .collect();
-    let namespace = sitemap.namespace;
-    let check = |entry: &Entry<'_>, cx: &mut Context<'_>| {
+    // Entry `i`, built with its children and through every rule's entry hook.
+    let check = |i: usize, cx: &mut Context<'_>| {
+        let mut entry = sitemap.entry(i)?;
+        entry.fill(sitemap.namespace, sitemap.source);
         for rule in &enabled {
-            rule.check_entry(sitemap, entry, cx);
+            rule.check_entry(sitemap, &entry, cx);
         }
+        Some(entry)
+    };
+    // What sees the checked entries in document order, on this thread.
+    let mut collect = |entry: &Entry<'a>, cx: &mut Context<'_>| {
+        for collector in &mut collectors {
+            collector.entry(sitemap, entry, cx);
+        }
+        site.entry(sitemap, entry, settings.collect_set);
     };
     let n = sitemap.entries.len();
     // Tests lower `split_min` to check entries one per batch.
     let batch = BATCH.min(settings.split_min).max(1);
     if settings.threads <= 1 || n <= batch || sitemap.source.len() < settings.split_min {
-        for mut entry in (0..n).filter_map(|i| sitemap.entry(i)) {
-            entry.fill(namespace, sitemap.source);
-            check(&entry, cx);
-            for collector in &mut collectors {
-                collector.entry(sitemap, &entry, cx);
+        for i in 0..n {
+            if let Some(entry) = check(i, cx) {
+                collect(&entry, cx);
             }
-            site.entry(sitemap, &entry, settings.collect_set);
         }
     } else {
         let batches = n.div_ceil(batch);
@@ -604,12 +611,7 @@ fn check_rules(
                     }
                     let mut bcx = Context::new(settings);
                     let range = b * batch..((b + 1) * batch).min(n);
-                    let mut done = Vec::with_capacity(range.len());
-                    for mut entry in range.filter_map(|i| sitemap.entry(i)) {
-                        entry.fill(namespace, sitemap.source);
-                        check(&entry, &mut bcx);
-                        done.push(entry);
-                    }
+                    let done: Vec<_> = range.filter_map(|i| check(i, &mut bcx)).collect();
                     if tx.send((b, done, bcx)).is_err() {
                         return;
                     }
@@ -623,10 +625,7 @@ fn check_rules(
                 waiting.insert(b, (done, bcx));
                 while let Some((done, bcx)) = waiting.remove(&want) {
                     for entry in &done {
-                        for collector in &mut collectors {
-                            collector.entry(sitemap, entry, cx);
-                        }
-                        site.entry(sitemap, entry, settings.collect_set);
+                        collect(entry, cx);
                     }
                     cx.absorb(bcx);
                     want += 1;
