@@ -3,14 +3,18 @@
 use std::io::Read;
 use std::ops::Range;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Condvar, Mutex, OnceLock};
+
+use roxmltree::Document;
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::encoding::{self, Detected};
 use crate::input::{self, Bytes, GzipProblem};
-use crate::model::{Entry, Part, Sitemap};
-use crate::rule::{Category, Context, Rule, RuleMeta};
+use crate::model::{Entry, Kind, RootChildren, Sitemap};
+use crate::rule::{Category, Collector, Context, Rule, RuleMeta};
 use crate::rules::{self as r};
+use crate::site_set::FileSummary;
 use crate::source::SourceFile;
 use crate::suppress::{self, Directive};
 use crate::xml_decl;
@@ -24,7 +28,7 @@ pub struct FileReport {
     pub diagnostics: Vec<Diagnostic>,
     /// Kind, entry count and (with [`Settings::collect_set`]) fingerprints, for the totals and
     /// the check across files ([`crate::site_set`]).
-    pub site: crate::site_set::FileSummary,
+    pub site: FileSummary,
 }
 
 impl FileReport {
@@ -56,7 +60,7 @@ pub fn check_reader(
 /// Checks bytes already read (see [`input::load`]). Never panics: a panic inside is reported as
 /// an `internal-error` diagnostic.
 pub fn check_bytes(name: &str, bytes: Bytes, settings: &Settings) -> FileReport {
-    let mut site = crate::site_set::FileSummary::default();
+    let mut site = FileSummary::default();
     let site_out = &mut site;
     let result = catch_unwind(AssertUnwindSafe(move || {
         run(name, bytes, settings, site_out)
@@ -76,7 +80,7 @@ pub fn check_bytes(name: &str, bytes: Bytes, settings: &Settings) -> FileReport 
             )
             .with_note(format!("panic: {what}"))
             .with_help("this is a bug in sitemap-lint, not in the file; please report it with the file attached");
-            site = crate::site_set::FileSummary::default();
+            site = FileSummary::default();
             (SourceFile::new(name, ""), vec![d], Vec::new())
         }
     };
@@ -116,19 +120,14 @@ fn finish(
     FileReport {
         source,
         diagnostics,
-        site: crate::site_set::FileSummary::default(),
+        site: FileSummary::default(),
     }
 }
 
 /// What [`run`] found: the text, the diagnostics, and the suppression comments.
 type RunOutput = (SourceFile, Vec<Diagnostic>, Vec<Directive>);
 
-fn run(
-    name: &str,
-    bytes: Bytes,
-    settings: &Settings,
-    site: &mut crate::site_set::FileSummary,
-) -> RunOutput {
+fn run(name: &str, bytes: Bytes, settings: &Settings, site: &mut FileSummary) -> RunOutput {
     // Test hook (debug builds only): panic on purpose for files whose name ends with the value, so
     // tests can show that a panic is contained to its file (tests/hostile.rs).
     #[cfg(debug_assertions)]
@@ -351,12 +350,7 @@ fn run(
         }
     };
     if let Some((doc, parse_text)) = tree {
-        let part = Part {
-            doc: &doc,
-            base: prolog.skip,
-            own: prolog.skip,
-        };
-        let (diagnostics, found) = check_parts(part, &[], parse_text, settings, site);
+        let (diagnostics, found) = check_document(&doc, parse_text, prolog.skip, settings, site);
         directives = found;
         // A value that holds patched text (where an XML error was) or bytes that were not UTF-8
         // is not what the file says: judging it would repeat the error already reported.
@@ -377,27 +371,344 @@ fn run(
     (source, out, directives)
 }
 
-/// Parses the pieces of a split file and checks them; the spans returned are the file's. `None`
-/// when a piece does not parse (the caller then parses the file whole, which reports why).
+/// Checks one document, parsed from `text[base..]`: the checks on the tree, the suppression
+/// comments, the model and the rules.
+fn check_document(
+    doc: &Document<'_>,
+    text: &str,
+    base: usize,
+    settings: &Settings,
+    site: &mut FileSummary,
+) -> (Vec<Diagnostic>, Vec<Directive>) {
+    let enabled = enabled_rules(settings);
+    let mut head = Sitemap::head(doc, text, base);
+    let children = RootChildren::build(doc, text, base, &head);
+    head.site_origin = children.first_origin(head.namespace, text);
+    let mut walk = Walk::new(&head, &enabled, settings);
+    walk.tree(doc, text, base, base);
+    // Entry `i`, built with its children and through every rule's entry hook.
+    let check = |i: usize, cx: &mut Context<'_>| check_entry(&head, &children, i, &enabled, cx);
+    let n = children.entries.len();
+    // Tests lower `split_min` to check entries one per batch.
+    let batch = BATCH.min(settings.split_min).max(1);
+    if settings.threads <= 1 || n <= batch || text.len() < settings.split_min {
+        for i in 0..n {
+            let mut cx = Context::new(settings);
+            if let Some(entry) = check(i, &mut cx) {
+                walk.entry(&head, &children, &entry);
+            }
+            walk.cx.absorb(cx);
+        }
+    } else {
+        // The entry hooks run on several threads, a batch of entries at a time, while this
+        // thread hands the checked entries to the collectors in document order.
+        let batches = n.div_ceil(batch);
+        let next = AtomicUsize::new(0);
+        std::thread::scope(|s| {
+            let (tx, rx) = std::sync::mpsc::sync_channel(settings.threads);
+            for _ in 0..settings.threads.min(batches) {
+                let tx = tx.clone();
+                let (next, check) = (&next, &check);
+                s.spawn(move || loop {
+                    let b = next.fetch_add(1, Ordering::Relaxed);
+                    if b >= batches {
+                        return;
+                    }
+                    let mut bcx = Context::new(settings);
+                    let range = b * batch..((b + 1) * batch).min(n);
+                    let done: Vec<_> = range.filter_map(|i| check(i, &mut bcx)).collect();
+                    if tx.send((b, done, bcx)).is_err() {
+                        return;
+                    }
+                });
+            }
+            drop(tx);
+            // Batches arrive in any order; the collectors take them in document order.
+            let mut waiting = std::collections::BTreeMap::new();
+            let mut want = 0;
+            for (b, done, bcx) in rx {
+                waiting.insert(b, (done, bcx));
+                while let Some((done, bcx)) = waiting.remove(&want) {
+                    for entry in &done {
+                        walk.entry(&head, &children, entry);
+                    }
+                    walk.cx.absorb(bcx);
+                    want += 1;
+                }
+            }
+        });
+    }
+    walk.end_piece(&head, &children);
+    walk.retained.push(children);
+    walk.finish(head, site)
+}
+
+/// Entry `i` of `children`, built with its children and through every enabled rule's entry hook.
+fn check_entry<'d>(
+    head: &Sitemap<'d>,
+    children: &RootChildren<'d>,
+    i: usize,
+    enabled: &[&'static dyn Rule],
+    cx: &mut Context<'_>,
+) -> Option<Entry<'d>> {
+    let mut entry = children.entry(i, head.namespace)?;
+    entry.fill(head.namespace, head.source);
+    for rule in enabled {
+        rule.check_entry(head, &entry, cx);
+    }
+    Some(entry)
+}
+
+/// The rules the settings leave on.
+fn enabled_rules(settings: &Settings) -> Vec<&'static dyn Rule> {
+    r::ALL
+        .iter()
+        .copied()
+        .filter(|rule| settings.severity_of(rule.meta()).is_some())
+        .collect()
+}
+
+/// Entries checked per batch when the entries of a file parsed whole are checked on several
+/// threads.
+const BATCH: usize = 1_000;
+
+/// The file-wide state of the one walk over the model: the rules' context and collectors, and
+/// what the tree checks and the suppression comments found. It takes the documents a file was
+/// parsed into (the whole file, or its pieces) one at a time, in order, their entries checked.
+struct Walk<'s, 'c> {
+    enabled: &'c [&'static dyn Rule],
+    collectors: Vec<Box<dyn Collector<'s> + Send + 's>>,
+    cx: Context<'c>,
+    out: Vec<Diagnostic>,
+    directives: Vec<Directive>,
+    /// Whether suppression comments are still looked for (see [`suppress::merge`]).
+    searching: bool,
+    entry_count: usize,
+    stray_text: Vec<Range<usize>>,
+    /// The root's children of the documents that are kept to the end: those whose root holds
+    /// other elements than entries, which [`Rule::check_sitemap`] looks at.
+    retained: Vec<RootChildren<'s>>,
+    /// The root's other children of the current document handed to the collectors so far.
+    root_seen: usize,
+    site: FileSummary,
+}
+
+impl<'s, 'c> Walk<'s, 'c> {
+    fn new(head: &Sitemap<'s>, enabled: &'c [&'static dyn Rule], settings: &'c Settings) -> Self {
+        Walk {
+            enabled,
+            collectors: enabled
+                .iter()
+                .filter_map(|rule| rule.collector(head))
+                .collect(),
+            cx: Context::new(settings),
+            out: Vec::new(),
+            directives: Vec::new(),
+            searching: true,
+            entry_count: 0,
+            stray_text: Vec::new(),
+            retained: Vec::new(),
+            root_seen: 0,
+            site: FileSummary::default(),
+        }
+    }
+
+    /// The checks on the tree and the suppression comments of a document parsed from
+    /// `text[base..]`, whose own text starts at `own` (later pieces of a split file start with a copy of the
+    /// root's start tag, checked with the first piece).
+    fn tree(&mut self, doc: &Document<'_>, text: &str, base: usize, own: usize) {
+        let (out, directives) = tree(doc, text, base, own, self.searching);
+        self.add_tree(out, directives);
+    }
+
+    fn add_tree(&mut self, out: Vec<Diagnostic>, directives: Vec<Directive>) {
+        self.out.extend(out);
+        if self.searching {
+            self.searching = suppress::merge(&mut self.directives, directives);
+        }
+    }
+
+    /// Hands a checked entry of `children` to the collectors, after the root's other children
+    /// that come before it.
+    fn entry(&mut self, head: &Sitemap<'s>, children: &RootChildren<'_>, entry: &Entry<'_>) {
+        self.root_until(head, children, entry.element.span.start);
+        for collector in &mut self.collectors {
+            collector.entry(head, entry, &mut self.cx);
+        }
+        self.site.entry(head, entry, self.cx.settings.collect_set);
+    }
+
+    fn root_until(&mut self, head: &Sitemap<'s>, children: &RootChildren<'_>, limit: usize) {
+        while let Some(child) = children.other_children.get(self.root_seen) {
+            if child.element.span.start >= limit {
+                break;
+            }
+            self.root_seen += 1;
+            for collector in &mut self.collectors {
+                collector.root_child(head, child, &mut self.cx);
+            }
+        }
+    }
+
+    /// After the last entry of a document.
+    fn end_piece(&mut self, head: &Sitemap<'s>, children: &RootChildren<'_>) {
+        self.root_until(head, children, usize::MAX);
+        self.root_seen = 0;
+        self.entry_count += children.entries.len();
+        self.stray_text.extend(children.stray_text.iter().cloned());
+    }
+
+    /// After the last document: the whole-file hooks, with the whole [`Sitemap`].
+    fn finish(
+        mut self,
+        head: Sitemap<'s>,
+        site: &mut FileSummary,
+    ) -> (Vec<Diagnostic>, Vec<Directive>) {
+        let mut sitemap = head;
+        sitemap.entry_count = self.entry_count;
+        sitemap.stray_text = std::mem::take(&mut self.stray_text);
+        for children in &self.retained {
+            sitemap.add_other_children(children);
+        }
+        self.site.kind = sitemap.kind;
+        for rule in self.enabled {
+            rule.check_sitemap(&sitemap, &mut self.cx);
+        }
+        for collector in self.collectors {
+            collector.finish(&sitemap, &mut self.cx);
+        }
+        *site = self.site;
+        let mut out = self.out;
+        out.extend(self.cx.into_diagnostics());
+        (out, self.directives)
+    }
+}
+
+/// The checks on the tree of a document parsed from `text[base..]` whose own text starts at
+/// `own`, and (with `search`) its suppression comments.
+fn tree(
+    doc: &Document<'_>,
+    text: &str,
+    base: usize,
+    own: usize,
+    search: bool,
+) -> (Vec<Diagnostic>, Vec<Directive>) {
+    let piece = &text[..base + doc.root().range().end];
+    let mut out = Vec::new();
+    crate::xml::check_tree_from(doc, piece, base, own, &mut out);
+    let mut directives = Vec::new();
+    if search {
+        suppress::find_more(doc, piece, base, &mut directives);
+    }
+    (out, directives)
+}
+
+/// Parses the pieces of a split file and checks them, a piece at a time on each of
+/// [`Settings::threads`] threads; the spans returned are the file's. `None` when a piece does not
+/// parse (the caller then parses the file whole, which reports why).
+///
+/// A thread parses a piece, runs the tree checks and the entry hooks on it, then waits for its
+/// turn to hand the entries to the collectors (in document order), and drops the piece's tree:
+/// only the trees in flight are held, besides the first piece's (the root) and those whose root
+/// holds other elements than entries (for [`Rule::check_sitemap`]).
 fn check_split(
     layout: &crate::split::Layout,
     settings: &Settings,
-    site: &mut crate::site_set::FileSummary,
+    site: &mut FileSummary,
 ) -> Option<(Vec<Diagnostic>, Vec<Directive>)> {
-    let docs = crate::split::parse(layout, crate::xml::options, settings.threads)?;
-    let parts: Vec<Part<'_>> = docs
-        .iter()
-        .zip(&layout.pieces)
-        .map(|(doc, piece)| Part {
-            doc,
-            base: piece.range.start,
-            own: piece.body.start.max(piece.range.start),
-        })
-        .collect();
-    let (first, rest) = parts.split_first()?;
-    let (mut diagnostics, mut directives) = check_parts(*first, rest, &layout.buf, settings, site);
-    drop(parts);
-    drop(docs);
+    let text = layout.buf.as_str();
+    let pieces = &layout.pieces;
+    let n = pieces.len();
+    let slots: Vec<OnceLock<Document<'_>>> = pieces.iter().map(|_| OnceLock::new()).collect();
+    let parse = |k: usize| {
+        let piece = pieces.get(k)?;
+        Document::parse_with_options(&text[piece.range.clone()], crate::xml::options()).ok()
+    };
+    let _ = slots.first()?.set(parse(0)?);
+    let mut head = Sitemap::head(slots[0].get()?, text, pieces[0].range.start);
+    // Help texts complete relative URLs with the origin of the first clean `<loc>`, which
+    // every entry's checks need: usually it is in the first piece. Otherwise all the pieces are
+    // parsed (and kept) first, to find it.
+    if head.kind != Kind::Other {
+        let origin_in = |k: usize, head: &Sitemap<'_>| {
+            let doc = slots[k].get()?;
+            RootChildren::build(doc, text, pieces[k].range.start, head)
+                .first_origin(head.namespace, text)
+        };
+        head.site_origin = origin_in(0, &head);
+        if head.site_origin.is_none() && n > 1 {
+            if !crate::split::parse_into(layout, crate::xml::options, settings.threads, &slots) {
+                return None;
+            }
+            head.site_origin = (1..n).find_map(|k| origin_in(k, &head));
+        }
+    }
+    let enabled = enabled_rules(settings);
+    let pipeline = Pipeline {
+        head: &head,
+        text,
+        layout,
+        enabled: &enabled,
+        settings,
+        turns: Mutex::new(Turns {
+            next: 0,
+            stop: false,
+            walk: Walk::new(&head, &enabled, settings),
+        }),
+        turned: Condvar::new(),
+        next_piece: AtomicUsize::new(0),
+        failed: AtomicBool::new(false),
+        searching: AtomicBool::new(true),
+    };
+    let work = || {
+        let _stop = StopOnPanic(&pipeline);
+        loop {
+            let k = pipeline.next_piece.fetch_add(1, Ordering::Relaxed);
+            if k >= n || pipeline.failed.load(Ordering::Relaxed) {
+                return;
+            }
+            let fresh = match slots[k].get() {
+                Some(_) => None,
+                None => match parse(k) {
+                    Some(doc) => Some(doc),
+                    None => {
+                        pipeline.fail();
+                        return;
+                    }
+                },
+            };
+            // A piece whose root holds other elements than entries is kept to the end.
+            let fresh = match fresh {
+                Some(doc) if has_other_children(&doc) => {
+                    let _ = slots[k].set(doc);
+                    None
+                }
+                other => other,
+            };
+            let done = match (&fresh, slots[k].get()) {
+                (Some(doc), _) => pipeline.piece(k, doc, |_, _| {}),
+                (None, Some(doc)) => {
+                    pipeline.piece(k, doc, |children, walk| walk.retained.push(children))
+                }
+                (None, None) => false,
+            };
+            if !done {
+                return;
+            }
+        }
+    };
+    std::thread::scope(|s| {
+        for _ in 1..settings.threads.clamp(1, n) {
+            s.spawn(work);
+        }
+        work();
+    });
+    let failed = pipeline.failed.load(Ordering::Relaxed);
+    let turns = pipeline.turns.into_inner().ok()?;
+    if failed || turns.next != n {
+        return None;
+    }
+    let (mut diagnostics, mut directives) = turns.walk.finish(head, site);
     let map = |r: &mut Range<usize>| *r = layout.range_to_source(r);
     for d in &mut diagnostics {
         map(&mut d.primary.span);
@@ -430,29 +741,116 @@ fn check_split(
     Some((diagnostics, directives))
 }
 
-/// Checks the parsed documents of a file (one, or the pieces of a split file, in order) against
-/// `text`, which all their spans index into: the checks on the tree, the suppression comments,
-/// the model and the rules.
-fn check_parts(
-    first: Part<'_>,
-    rest: &[Part<'_>],
-    text: &str,
-    settings: &Settings,
-    site: &mut crate::site_set::FileSummary,
-) -> (Vec<Diagnostic>, Vec<Directive>) {
-    let mut out = Vec::new();
-    let mut directives = Vec::new();
-    let mut searching = true;
-    for part in std::iter::once(&first).chain(rest) {
-        let piece = &text[..part.base + part.doc.root().range().end];
-        crate::xml::check_tree_from(part.doc, piece, part.base, part.own, &mut out);
-        searching = searching && suppress::find_more(part.doc, piece, part.base, &mut directives);
+/// Whether the root of `doc` holds an element that is not a `<url>` or `<sitemap>`.
+fn has_other_children(doc: &Document<'_>) -> bool {
+    doc.root_element()
+        .children()
+        .any(|n| n.is_element() && !matches!(n.tag_name().name(), "url" | "sitemap"))
+}
+
+/// What the threads of [`check_split`] share.
+struct Pipeline<'p, 's, 'c> {
+    head: &'p Sitemap<'s>,
+    text: &'s str,
+    layout: &'s crate::split::Layout,
+    enabled: &'c [&'static dyn Rule],
+    settings: &'c Settings,
+    turns: Mutex<Turns<'s, 'c>>,
+    /// Signalled when a piece's turn ends (or the work stops).
+    turned: Condvar,
+    next_piece: AtomicUsize,
+    /// A piece did not parse: the file is parsed whole instead.
+    failed: AtomicBool,
+    /// Whether suppression comments are still looked for (a hint: [`Walk`] decides).
+    searching: AtomicBool,
+}
+
+/// Whose turn it is with the [`Walk`].
+struct Turns<'s, 'c> {
+    /// The piece whose entries go to the collectors next.
+    next: usize,
+    /// A piece failed or a thread panicked: everyone stops.
+    stop: bool,
+    walk: Walk<'s, 'c>,
+}
+
+impl<'s, 'c> Pipeline<'_, 's, 'c> {
+    /// Checks piece `k`, parsed as `doc`, and hands it to the walk in its turn; `keep` may keep
+    /// its root's children to the end. False when the work stopped.
+    fn piece<'d>(
+        &self,
+        k: usize,
+        doc: &'d Document<'d>,
+        keep: impl FnOnce(RootChildren<'d>, &mut Walk<'s, 'c>),
+    ) -> bool
+    where
+        's: 'd,
+    {
+        let Some(piece) = self.layout.pieces.get(k) else {
+            return false;
+        };
+        let base = piece.range.start;
+        let own = piece.body.start.max(base);
+        let searching = self.searching.load(Ordering::Relaxed);
+        let (out, directives) = tree(doc, self.text, base, own, searching);
+        let head = self.head;
+        let children = RootChildren::build(doc, self.text, base, head);
+        let mut cx = Context::new(self.settings);
+        let entries: Vec<Entry<'d>> = (0..children.entries.len())
+            .filter_map(|i| check_entry(head, &children, i, self.enabled, &mut cx))
+            .collect();
+        let Ok(mut turns) = self.turns.lock() else {
+            return false;
+        };
+        while turns.next != k && !turns.stop {
+            turns = match self.turned.wait(turns) {
+                Ok(t) => t,
+                Err(_) => return false,
+            };
+        }
+        if turns.stop {
+            return false;
+        }
+        let walk = &mut turns.walk;
+        walk.add_tree(out, directives);
+        if !walk.searching {
+            self.searching.store(false, Ordering::Relaxed);
+        }
+        for entry in &entries {
+            walk.entry(head, &children, entry);
+        }
+        walk.end_piece(head, &children);
+        walk.cx.absorb(cx);
+        keep(children, walk);
+        turns.next += 1;
+        drop(turns);
+        self.turned.notify_all();
+        true
     }
-    let mut cx = Context::new(settings);
-    let sitemap = Sitemap::build_parts(first, rest, text);
-    check_rules(&sitemap, &mut cx, settings, site);
-    out.extend(cx.into_diagnostics());
-    (out, directives)
+
+    /// A piece did not parse: stop everyone.
+    fn fail(&self) {
+        self.failed.store(true, Ordering::Relaxed);
+        self.stop();
+    }
+
+    fn stop(&self) {
+        let mut turns = self.turns.lock().unwrap_or_else(|e| e.into_inner());
+        turns.stop = true;
+        drop(turns);
+        self.turned.notify_all();
+    }
+}
+
+/// Stops the other threads of a [`Pipeline`] when this one panics (they would wait for its turn).
+struct StopOnPanic<'a, 'p, 's, 'c>(&'a Pipeline<'p, 's, 'c>);
+
+impl Drop for StopOnPanic<'_, '_, '_, '_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.stop();
+        }
+    }
 }
 
 /// Whether `a` and `b` lie in the same run of character data (no tag between them).
@@ -539,103 +937,6 @@ fn invalid_utf8_diagnostic(span: Range<usize>, raw: &[u8]) -> Diagnostic {
     )
     .with_label("shown as U+FFFD")
     .with_help(help)
-}
-
-/// Entries checked per batch when a file's entries are checked on several threads.
-const BATCH: usize = 1_000;
-
-/// The one walk over the model: every enabled rule's sitemap hook, then each entry through every
-/// enabled rule's entry hook and every collector, in document order.
-///
-/// An entry's children (and the values and caches they hold) are built just before the rules see
-/// it and released right after, so memory does not grow with the number of entries. With
-/// [`Settings::threads`] above 1 and more than one batch of entries, the entry hooks run on that
-/// many threads, a batch of (at most) [`BATCH`] entries at a time, while this thread hands the checked
-/// entries to the collectors in document order.
-fn check_rules<'a>(
-    sitemap: &Sitemap<'a>,
-    cx: &mut Context<'_>,
-    settings: &Settings,
-    site: &mut crate::site_set::FileSummary,
-) {
-    site.kind = sitemap.kind;
-    let enabled: Vec<&dyn Rule> = r::ALL
-        .iter()
-        .copied()
-        .filter(|rule| settings.severity_of(rule.meta()).is_some())
-        .collect();
-    for rule in &enabled {
-        rule.check_sitemap(sitemap, cx);
-    }
-    let mut collectors: Vec<_> = enabled
-        .iter()
-        .filter_map(|rule| rule.collector(sitemap))
-        .collect();
-    // Entry `i`, built with its children and through every rule's entry hook.
-    let check = |i: usize, cx: &mut Context<'_>| {
-        let mut entry = sitemap.entry(i)?;
-        entry.fill(sitemap.namespace, sitemap.source);
-        for rule in &enabled {
-            rule.check_entry(sitemap, &entry, cx);
-        }
-        Some(entry)
-    };
-    // What sees the checked entries in document order, on this thread.
-    let mut collect = |entry: &Entry<'a>, cx: &mut Context<'_>| {
-        for collector in &mut collectors {
-            collector.entry(sitemap, entry, cx);
-        }
-        site.entry(sitemap, entry, settings.collect_set);
-    };
-    let n = sitemap.entries.len();
-    // Tests lower `split_min` to check entries one per batch.
-    let batch = BATCH.min(settings.split_min).max(1);
-    if settings.threads <= 1 || n <= batch || sitemap.source.len() < settings.split_min {
-        for i in 0..n {
-            if let Some(entry) = check(i, cx) {
-                collect(&entry, cx);
-            }
-        }
-    } else {
-        let batches = n.div_ceil(batch);
-        let next = AtomicUsize::new(0);
-        std::thread::scope(|s| {
-            let (tx, rx) = std::sync::mpsc::sync_channel(settings.threads);
-            for _ in 0..settings.threads.min(batches) {
-                let tx = tx.clone();
-                let (next, check) = (&next, &check);
-                s.spawn(move || loop {
-                    let b = next.fetch_add(1, Ordering::Relaxed);
-                    if b >= batches {
-                        return;
-                    }
-                    let mut bcx = Context::new(settings);
-                    let range = b * batch..((b + 1) * batch).min(n);
-                    let done: Vec<_> = range.filter_map(|i| check(i, &mut bcx)).collect();
-                    if tx.send((b, done, bcx)).is_err() {
-                        return;
-                    }
-                });
-            }
-            drop(tx);
-            // Batches arrive in any order; the collectors take them in document order.
-            let mut waiting = std::collections::BTreeMap::new();
-            let mut want = 0;
-            for (b, done, bcx) in rx {
-                waiting.insert(b, (done, bcx));
-                while let Some((done, bcx)) = waiting.remove(&want) {
-                    for entry in &done {
-                        collect(entry, cx);
-                    }
-                    cx.absorb(bcx);
-                    want += 1;
-                }
-            }
-        });
-    }
-    for collector in collectors {
-        collector.finish(sitemap, cx);
-    }
 }
 
 /// `52428800` → `52,428,800`.

@@ -3758,9 +3758,9 @@ mod tests {
 
     fn problems(xml: &str, class: Class) -> Vec<Problem> {
         let doc = roxmltree::Document::parse(xml).unwrap();
-        let sitemap = Sitemap::build(&doc, xml, 0);
+        let sitemap = crate::model::Model::build(&doc, xml, 0);
         let mut out = check_root(&sitemap, class);
-        for e in (0..sitemap.entries.len()).filter_map(|i| sitemap.filled(i)) {
+        for e in (0..sitemap.entries().len()).filter_map(|i| sitemap.filled(i)) {
             out.extend(check_entry(&sitemap, &e, class));
         }
         out
@@ -3816,7 +3816,7 @@ mod tests {
              </video:video></url></urlset>"
         );
         let doc = roxmltree::Document::parse(&xml).unwrap();
-        let sitemap = Sitemap::build(&doc, &xml, 0);
+        let sitemap = crate::model::Model::build(&doc, &xml, 0);
         let mut seen = Vec::new();
         visit_entry(&sitemap, &sitemap.filled(0).unwrap(), &mut |el, decl| {
             seen.push((el.local_name().to_string(), decl.name));
@@ -3857,7 +3857,7 @@ mod tests {
         let Ok(doc) = roxmltree::Document::parse_with_options(&xml, options) else {
             return; // the parser's own depth limit; nothing for the walker to do
         };
-        let sitemap = Sitemap::build(&doc, &xml, 0);
+        let sitemap = crate::model::Model::build(&doc, &xml, 0);
         let placement = check_entry(&sitemap, &sitemap.filled(0).unwrap(), Class::Placement);
         assert_eq!(placement.len(), 1);
     }

@@ -73,6 +73,41 @@ impl<'a> Element<'a> {
         self.span.start - self.node.range().start
     }
 
+    /// The spans of the element, for what outlives its document (see [`Tag`]).
+    pub fn tag(&self) -> Tag {
+        Tag {
+            span: self.span.clone(),
+            name_span: self.name_span.clone(),
+        }
+    }
+
+    /// The prefix of the name as written (`image` for `image:image`), if any.
+    pub fn prefix<'s>(&self, source: &'s str) -> Option<&'s str> {
+        self.tag().prefix(source)
+    }
+
+    /// The attributes of the start tag as written, namespace declarations included, in order.
+    pub fn raw_attributes(&self, source: &str) -> Vec<RawAttribute> {
+        self.tag().raw_attributes(source)
+    }
+}
+
+/// An element's spans without its node: what the source says about it, for what outlives the
+/// document it was parsed from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Tag {
+    /// The whole element, start tag to end tag.
+    pub span: Range<usize>,
+    /// The qualified name in the start tag (`image:image`).
+    pub name_span: Range<usize>,
+}
+
+impl Tag {
+    /// The name as written (`image:image`, `loc`).
+    pub fn qualified_name<'s>(&self, source: &'s str) -> &'s str {
+        source.get(self.name_span.clone()).unwrap_or("")
+    }
+
     /// The prefix of the name as written (`image` for `image:image`), if any.
     pub fn prefix<'s>(&self, source: &'s str) -> Option<&'s str> {
         self.qualified_name(source)
@@ -397,8 +432,6 @@ impl EntryKind {
 #[derive(Debug, Clone)]
 pub struct Entry<'a> {
     pub kind: EntryKind,
-    /// 0-based position among the root's entries.
-    pub index: usize,
     pub element: Element<'a>,
     /// Every element child, in document order.
     pub children: Vec<Child<'a>>,
@@ -430,7 +463,9 @@ impl<'a> Entry<'a> {
     }
 }
 
-/// The whole file as rules see it.
+/// The whole file as rules see it: the root and, in the hooks that run after the entries
+/// ([`crate::rule::Rule::check_sitemap`], [`crate::rule::Collector::finish`]), what the root holds
+/// besides them. The entries themselves are not kept: rules see one [`Entry`] at a time.
 #[derive(Debug)]
 pub struct Sitemap<'a> {
     /// The decoded source text all spans index into.
@@ -439,53 +474,135 @@ pub struct Sitemap<'a> {
     pub root: Element<'a>,
     /// The namespace the root element is in; child elements in the same namespace are sitemap elements.
     pub namespace: Option<&'a str>,
-    /// `<url>`/`<sitemap>` children of the root (whichever the file's kind), in any namespace:
-    /// only their elements, 56 bytes each; [`Sitemap::entry`] makes the [`Entry`] rules see.
-    pub entries: Vec<Element<'a>>,
+    /// The number of `<url>`/`<sitemap>` children of the root (whichever the file's kind), in any
+    /// namespace. 0 while the entries are being checked.
+    pub entry_count: usize,
     /// Other element children of the root: unknown names (in the root's namespace or in none) or
-    /// elements of other namespaces.
+    /// elements of other namespaces. Empty while the entries are being checked (collectors see
+    /// them in document order with [`crate::rule::Collector::root_child`]).
     /// At most [`MAX_OTHER_CHILDREN`] are kept; the rest are only counted.
     pub other_children: Vec<Child<'a>>,
     /// Other element children of the root beyond [`MAX_OTHER_CHILDREN`], not kept.
     pub other_children_omitted: usize,
-    /// Non-whitespace text directly inside the root.
+    /// Non-whitespace text directly inside the root. Empty while the entries are being checked.
     pub stray_text: Vec<Range<usize>>,
     /// The scheme and host (`https://www.example.com`) of the first entry whose `<loc>` has no
     /// problem at all: help texts complete relative URLs with it.
     pub site_origin: Option<String>,
 }
 
-/// One parsed document of a file: the whole file, or one of the pieces a large file is split
-/// into for parsing on several threads (see [`crate::split`]).
-#[derive(Clone, Copy)]
-pub struct Part<'a> {
-    pub doc: &'a Document<'a>,
-    /// The offset of the document's text in the source the model's spans index into.
-    pub base: usize,
-    /// Where the document's own text starts: later pieces of a split file start with a copy of
-    /// the root's start tag, which is checked with the first piece. `base` for a whole file.
-    pub own: usize,
-}
-
 impl<'a> Sitemap<'a> {
-    /// Builds the model of one document. `base` is the offset of the parsed text inside `source`
-    /// (non-zero when leading whitespace before the XML declaration was skipped).
-    pub fn build(doc: &'a Document<'a>, source: &'a str, base: usize) -> Sitemap<'a> {
-        let part = Part {
-            doc,
-            base,
-            own: base,
+    /// The root of the document `doc`, parsed from `source[base..]`, with nothing else yet (the
+    /// engine adds the rest, see [`RootChildren`]).
+    pub fn head(doc: &'a Document<'a>, source: &'a str, base: usize) -> Sitemap<'a> {
+        let root = Element::new(doc.root_element(), base, source);
+        let kind = match root.local_name() {
+            "urlset" => Kind::UrlSet,
+            "sitemapindex" => Kind::Index,
+            _ => Kind::Other,
         };
-        Sitemap::build_parts(part, &[], source)
+        Sitemap {
+            source,
+            kind,
+            namespace: root.namespace(),
+            root,
+            entry_count: 0,
+            other_children: Vec::new(),
+            other_children_omitted: 0,
+            site_origin: None,
+            stray_text: Vec::new(),
+        }
     }
 
-    /// Entry `i` of [`Sitemap::entries`], without its children ([`Entry::fill`] builds them).
-    pub fn entry(&self, i: usize) -> Option<Entry<'a>> {
+    /// Adds what the root holds in one document (the whole file, or one piece of it, in order)
+    /// besides the entries' elements: their count, [`Sitemap::other_children`] and the stray text.
+    pub fn add(&mut self, children: &RootChildren<'a>) {
+        self.entry_count += children.entries.len();
+        self.add_other_children(children);
+        self.stray_text.extend(children.stray_text.iter().cloned());
+    }
+
+    /// Adds the root's other children in one document, within [`MAX_OTHER_CHILDREN`].
+    pub fn add_other_children(&mut self, children: &RootChildren<'a>) {
+        let room = MAX_OTHER_CHILDREN.saturating_sub(self.other_children.len());
+        let kept = children.other_children.len().min(room);
+        self.other_children
+            .extend(children.other_children[..kept].iter().cloned());
+        self.other_children_omitted +=
+            children.other_children.len() - kept + children.other_children_omitted;
+    }
+}
+
+/// The children of the root in one parsed document (the whole file, or one of the pieces a
+/// large file is split into, see [`crate::split`]).
+#[derive(Debug, Default)]
+pub struct RootChildren<'a> {
+    /// `<url>`/`<sitemap>` children of the root (whichever the file's kind), in any namespace:
+    /// only their elements, 56 bytes each; [`RootChildren::entry`] makes the [`Entry`] rules see.
+    pub entries: Vec<Element<'a>>,
+    /// Other element children (see [`Sitemap::other_children`]); at most [`MAX_OTHER_CHILDREN`].
+    pub other_children: Vec<Child<'a>>,
+    /// Other element children beyond [`MAX_OTHER_CHILDREN`], not kept.
+    pub other_children_omitted: usize,
+    /// Non-whitespace text directly inside the root.
+    pub stray_text: Vec<Range<usize>>,
+}
+
+impl<'a> RootChildren<'a> {
+    /// The root's children in `doc`, parsed from `source[base..]`; `head` is the file's root
+    /// (a later piece of a split file repeats its start tag). None for a root that is not a
+    /// `<urlset>` or a `<sitemapindex>`.
+    pub fn build(
+        doc: &'a Document<'a>,
+        source: &'a str,
+        base: usize,
+        head: &Sitemap<'_>,
+    ) -> RootChildren<'a> {
+        let mut out = RootChildren::default();
+        if head.kind == Kind::Other {
+            return out;
+        }
+        let namespace = head.namespace;
+        for node in doc.root_element().children() {
+            match node.node_type() {
+                NodeType::Element => {
+                    let element = Element::new(node, base, source);
+                    if matches!(element.local_name(), "url" | "sitemap") {
+                        out.entries.push(element);
+                    } else if out.other_children.len() >= MAX_OTHER_CHILDREN {
+                        out.other_children_omitted += 1;
+                    } else {
+                        let ns = element.namespace();
+                        let (kind, namespace_ok) = if ns == namespace {
+                            (ChildKind::Unknown, true)
+                        } else if ns.is_none() {
+                            (ChildKind::Unknown, false)
+                        } else {
+                            (ChildKind::Foreign, true)
+                        };
+                        out.other_children.push(Child {
+                            element,
+                            kind,
+                            value: None,
+                            namespace_ok,
+                        });
+                    }
+                }
+                NodeType::Text => push_stray_text(&mut out.stray_text, node, base),
+                _ => {}
+            }
+        }
+        out.entries.shrink_to_fit();
+        out
+    }
+
+    /// Entry `i` of [`RootChildren::entries`], without its children ([`Entry::fill`] builds
+    /// them); `namespace` is the root's.
+    pub fn entry(&self, i: usize, namespace: Option<&str>) -> Option<Entry<'a>> {
         let element = self.entries.get(i)?.clone();
         Some(Entry {
             kind: EntryKind::of(&element),
-            index: i,
-            namespace_ok: element.namespace() == self.namespace,
+            namespace_ok: element.namespace() == namespace,
             element,
             children: Vec::new(),
             stray_text: Vec::new(),
@@ -493,92 +610,64 @@ impl<'a> Sitemap<'a> {
         })
     }
 
-    /// Entry `i` with its children (tests, and callers that want one entry whole).
+    /// The origin of the first entry whose `<loc>` has no problem at all (see
+    /// [`Sitemap::site_origin`]), found without caching anything in the values.
+    pub fn first_origin(&self, namespace: Option<&'a str>, source: &'a str) -> Option<String> {
+        (0..self.entries.len()).find_map(|i| {
+            let loc = self.entry(i, namespace)?.first_loc(namespace, source)?;
+            uri::origin(loc.trimmed()).map(str::to_owned)
+        })
+    }
+}
+
+/// The model of one whole document: the file-level view and the root's children, for tests and
+/// for callers that want every entry at once.
+pub struct Model<'a> {
+    pub sitemap: Sitemap<'a>,
+    pub children: RootChildren<'a>,
+}
+
+impl<'a> Model<'a> {
+    /// Builds the model of one document. `base` is the offset of the parsed text inside `source`
+    /// (non-zero when leading whitespace before the XML declaration was skipped).
+    pub fn build(doc: &'a Document<'a>, source: &'a str, base: usize) -> Model<'a> {
+        let mut sitemap = Sitemap::head(doc, source, base);
+        let children = RootChildren::build(doc, source, base, &sitemap);
+        sitemap.add(&children);
+        sitemap.site_origin = children.first_origin(sitemap.namespace, source);
+        Model { sitemap, children }
+    }
+
+    /// The entries' elements.
+    pub fn entries(&self) -> &[Element<'a>] {
+        &self.children.entries
+    }
+
+    /// Entry `i` with its children.
     pub fn filled(&self, i: usize) -> Option<Entry<'a>> {
-        let mut entry = self.entry(i)?;
-        entry.fill(self.namespace, self.source);
+        let mut entry = self.children.entry(i, self.sitemap.namespace)?;
+        entry.fill(self.sitemap.namespace, self.sitemap.source);
         Some(entry)
     }
+}
 
-    /// Builds the model from the documents a file was parsed into, in order (`first`, then
-    /// `rest`): the root element of the first one is the file's root (later pieces repeat its
-    /// start tag), and the root's children of all of them are the file's. Only the entries' elements
-    /// are kept: the engine makes each [`Entry`] and its children ([`Entry::fill`]) just before the
-    /// rules see it, and releases them right after.
-    pub fn build_parts(first: Part<'a>, rest: &[Part<'a>], source: &'a str) -> Sitemap<'a> {
-        let root_node = first.doc.root_element();
-        let root = Element::new(root_node, first.base, source);
-        let kind = match root.local_name() {
-            "urlset" => Kind::UrlSet,
-            "sitemapindex" => Kind::Index,
-            _ => Kind::Other,
-        };
-        let namespace = root.namespace();
-        let mut sitemap = Sitemap {
-            source,
-            kind,
-            root,
-            namespace,
-            entries: Vec::new(),
-            other_children: Vec::new(),
-            other_children_omitted: 0,
-            site_origin: None,
-            stray_text: Vec::new(),
-        };
-        if kind == Kind::Other {
-            return sitemap;
-        }
-        for part in std::iter::once(&first).chain(rest) {
-            sitemap.add_root_children(part.doc.root_element(), part.base);
-        }
-        sitemap.entries.shrink_to_fit();
-        // Without caching anything in the values: this may look at every entry.
-        sitemap.site_origin = (0..sitemap.entries.len()).find_map(|i| {
-            let loc = sitemap.entry(i)?.first_loc(namespace, source)?;
-            uri::origin(loc.trimmed()).map(str::to_owned)
-        });
-        sitemap
+impl<'a> std::ops::Deref for Model<'a> {
+    type Target = Sitemap<'a>;
+    fn deref(&self) -> &Sitemap<'a> {
+        &self.sitemap
     }
+}
 
-    fn add_root_children(&mut self, root_node: Node<'a, 'a>, base: usize) {
-        let source = self.source;
-        let namespace = self.namespace;
-        for node in root_node.children() {
-            match node.node_type() {
-                NodeType::Element => {
-                    let element = Element::new(node, base, source);
-                    let entry_kind = match element.local_name() {
-                        "url" => Some(EntryKind::Url),
-                        "sitemap" => Some(EntryKind::Sitemap),
-                        _ => None,
-                    };
-                    match entry_kind {
-                        Some(_) => self.entries.push(element),
-                        None if self.other_children.len() >= MAX_OTHER_CHILDREN => {
-                            self.other_children_omitted += 1;
-                        }
-                        None => {
-                            let ns = element.namespace();
-                            let (kind, namespace_ok) = if ns == namespace {
-                                (ChildKind::Unknown, true)
-                            } else if ns.is_none() {
-                                (ChildKind::Unknown, false)
-                            } else {
-                                (ChildKind::Foreign, true)
-                            };
-                            self.other_children.push(Child {
-                                element,
-                                kind,
-                                value: None,
-                                namespace_ok,
-                            });
-                        }
-                    }
-                }
-                NodeType::Text => push_stray_text(&mut self.stray_text, node, base),
-                _ => {}
-            }
+/// `s` as a slice of `source` when it lies inside it (a value roxmltree did not have to decode
+/// points into the text it parsed), otherwise a copy: what a collector keeps past the document
+/// an entry was parsed from (the pieces of a split file are dropped once checked).
+pub fn detach<'t>(source: &'t str, s: &str) -> Cow<'t, str> {
+    let start = (s.as_ptr() as usize).wrapping_sub(source.as_ptr() as usize);
+    match source.get(start..start.wrapping_add(s.len())) {
+        Some(inside) if start <= source.len() && std::ptr::eq(inside.as_ptr(), s.as_ptr()) => {
+            Cow::Borrowed(inside)
         }
+        _ => Cow::Owned(s.to_owned()),
     }
 }
 
@@ -752,9 +841,9 @@ pub fn build_value<'a>(element: Element<'a>, base: usize, source: &'a str) -> Va
 mod tests {
     use super::*;
 
-    fn with_model(xml: &str, f: impl FnOnce(&Sitemap<'_>)) {
+    fn with_model(xml: &str, f: impl FnOnce(&Model<'_>)) {
         let doc = Document::parse(xml).unwrap();
-        let model = Sitemap::build(&doc, xml, 0);
+        let model = Model::build(&doc, xml, 0);
         f(&model);
     }
 
@@ -762,7 +851,7 @@ mod tests {
     fn values_map_back_to_source() {
         let xml = "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\"><url><loc>\n  https://a.example/?a=1&amp;b=2 x</loc></url></urlset>";
         with_model(xml, |m| {
-            let e: Vec<Entry<'_>> = (0..m.entries.len()).filter_map(|i| m.filled(i)).collect();
+            let e: Vec<Entry<'_>> = (0..m.entries().len()).filter_map(|i| m.filled(i)).collect();
             let v = e[0].loc().unwrap();
             assert_eq!(v.trimmed(), "https://a.example/?a=1&b=2 x");
             let span = v.span(xml);
@@ -780,7 +869,7 @@ mod tests {
     fn cdata_values_map_back() {
         let xml = "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\"><url><loc><![CDATA[https://a.example/ b]]></loc></url></urlset>";
         with_model(xml, |m| {
-            let e: Vec<Entry<'_>> = (0..m.entries.len()).filter_map(|i| m.filled(i)).collect();
+            let e: Vec<Entry<'_>> = (0..m.entries().len()).filter_map(|i| m.filled(i)).collect();
             let v = e[0].loc().unwrap();
             assert_eq!(v.trimmed(), "https://a.example/ b");
             let sp = v.trimmed().find(' ').unwrap();
@@ -794,9 +883,9 @@ mod tests {
     fn classifies_children() {
         let xml = "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\" xmlns:i=\"urn:x\"><url><loc>a</loc><foo/><i:image/><lastmod/></url><sitemap/>text</urlset>";
         with_model(xml, |m| {
-            let e: Vec<Entry<'_>> = (0..m.entries.len()).filter_map(|i| m.filled(i)).collect();
+            let e: Vec<Entry<'_>> = (0..m.entries().len()).filter_map(|i| m.filled(i)).collect();
             assert_eq!(m.kind, Kind::UrlSet);
-            assert_eq!(m.entries.len(), 2);
+            assert_eq!(m.entries().len(), 2);
             assert_eq!(e[1].kind, EntryKind::Sitemap);
             let kinds: Vec<_> = e[0].children.iter().map(|c| c.kind).collect();
             assert_eq!(
@@ -819,8 +908,8 @@ mod tests {
     fn no_namespace_children_are_sitemap_elements_flagged() {
         let xml = "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\"><url><loc xmlns=\"\">https://a.example/</loc></url><url xmlns=\"\"><loc>https://b.example/</loc></url></urlset>";
         with_model(xml, |m| {
-            let e: Vec<Entry<'_>> = (0..m.entries.len()).filter_map(|i| m.filled(i)).collect();
-            assert_eq!(m.entries.len(), 2);
+            let e: Vec<Entry<'_>> = (0..m.entries().len()).filter_map(|i| m.filled(i)).collect();
+            assert_eq!(m.entries().len(), 2);
             let (a, b) = (&e[0], &e[1]);
             assert!(a.namespace_ok);
             assert_eq!(a.children[0].kind, ChildKind::Field(Field::Loc));
@@ -836,9 +925,9 @@ mod tests {
     fn unprefixed_children_of_a_prefixed_root_are_entries() {
         let xml = "<sm:urlset xmlns:sm=\"http://www.sitemaps.org/schemas/sitemap/0.9\"><url><loc>https://a.example/</loc></url></sm:urlset>";
         with_model(xml, |m| {
-            let e: Vec<Entry<'_>> = (0..m.entries.len()).filter_map(|i| m.filled(i)).collect();
+            let e: Vec<Entry<'_>> = (0..m.entries().len()).filter_map(|i| m.filled(i)).collect();
             assert_eq!(m.namespace, Some(SITEMAP_NS));
-            assert_eq!(m.entries.len(), 1);
+            assert_eq!(m.entries().len(), 1);
             assert!(!e[0].namespace_ok);
             assert!(e[0].loc().is_some());
             assert_eq!(m.root.prefix(xml), Some("sm"));
@@ -849,7 +938,7 @@ mod tests {
     fn values_inside_misplaced_markup() {
         let xml = "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\"><url><loc><a href=\"x\">https://a.example/</a></loc></url><url><loc>https://b.example/\n  <lastmod>2024</lastmod></loc></url></urlset>";
         with_model(xml, |m| {
-            let e: Vec<Entry<'_>> = (0..m.entries.len()).filter_map(|i| m.filled(i)).collect();
+            let e: Vec<Entry<'_>> = (0..m.entries().len()).filter_map(|i| m.filled(i)).collect();
             let a = e[0].loc().unwrap();
             assert_eq!(a.trimmed(), "https://a.example/");
             assert_eq!(&xml[a.span(xml)], "https://a.example/");

@@ -3,7 +3,7 @@
 use std::fmt;
 
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::model::{Entry, Sitemap};
+use crate::model::{Child, Entry, Sitemap};
 
 /// Groups of rules, for listing and for turning whole groups on or off.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -214,30 +214,40 @@ impl<'a> Context<'a> {
 /// A check over the sitemap model. Hooks default to doing nothing, so a rule writes only the ones it
 /// needs; rules that belong to the input pipeline (gzip, encoding, XML) implement only `meta`.
 ///
-/// The engine walks the model once: `check_sitemap` for every rule, then `check_entry` for every
-/// entry and rule (and every [`Collector`]'s `entry`), then every collector's `finish`.
+/// The engine walks the model once: `check_entry` for every entry and rule (on several threads
+/// for a large file), every [`Collector`] sees the entries and the root's other children in
+/// document order, then `check_sitemap` for every rule (with the whole [`Sitemap`]: entry count,
+/// the root's other children and stray text) and every collector's `finish`.
 pub trait Rule: Sync {
     fn meta(&self) -> &'static RuleMeta;
 
+    /// Once per file, after the entries.
     fn check_sitemap(&self, _sitemap: &Sitemap<'_>, _cx: &mut Context<'_>) {}
 
+    /// Once per entry. The [`Sitemap`] it gets holds the root only: entries are checked before
+    /// the file's totals are known.
     fn check_entry(&self, _sitemap: &Sitemap<'_>, _entry: &Entry<'_>, _cx: &mut Context<'_>) {}
 
     /// A fresh per-file state for a rule that compares entries with each other (duplicates, one
     /// host per file, hreflang return links). Rules themselves are stateless statics; the engine
-    /// asks each enabled rule for a collector once per file.
-    fn collector<'a>(&self, _sitemap: &Sitemap<'a>) -> Option<Box<dyn Collector<'a> + 'a>> {
+    /// asks each enabled rule for a collector once per file, with the [`Sitemap`]'s root only.
+    fn collector<'a>(&self, _sitemap: &Sitemap<'a>) -> Option<Box<dyn Collector<'a> + Send + 'a>> {
         None
     }
 }
 
 /// The per-file state of a rule that looks across entries.
 ///
-/// An entry's children are released once every rule has seen it (memory stays flat on files of
-/// millions of entries), so a collector keeps only what it needs, as compactly as it can (source
-/// ranges, hashes, borrowed `&'a str` of the source text), and reports in `finish`.
+/// An entry's children are released once every rule has seen it, and the document it was parsed
+/// from once its entries are checked (a large file is parsed in pieces, see [`crate::split`]): a
+/// collector keeps only what it needs, as compactly as it can (source ranges, hashes, slices of
+/// the source text made with [`crate::model::detach`]), and reports in `finish`.
 pub trait Collector<'a> {
-    fn entry(&mut self, sitemap: &Sitemap<'a>, entry: &Entry<'a>, cx: &mut Context<'_>);
+    fn entry(&mut self, sitemap: &Sitemap<'a>, entry: &Entry<'_>, cx: &mut Context<'_>);
 
+    /// A child element of the root that is not an entry, in document order among the entries.
+    fn root_child(&mut self, _sitemap: &Sitemap<'a>, _child: &Child<'_>, _cx: &mut Context<'_>) {}
+
+    /// After every entry, with the whole [`Sitemap`].
     fn finish(self: Box<Self>, sitemap: &Sitemap<'a>, cx: &mut Context<'_>);
 }

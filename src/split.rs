@@ -17,7 +17,8 @@
 //! so text and whitespace nodes are the same too.
 
 use std::ops::Range;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::OnceLock;
 
 use roxmltree::Document;
 
@@ -271,39 +272,58 @@ pub fn parse<'b>(
     options: impl Fn() -> roxmltree::ParsingOptions<'b> + Sync,
     threads: usize,
 ) -> Option<Vec<Document<'b>>> {
-    let n = layout.pieces.len();
+    let slots: Vec<OnceLock<Document<'b>>> =
+        layout.pieces.iter().map(|_| OnceLock::new()).collect();
+    if !parse_into(layout, options, threads, &slots) {
+        return None;
+    }
+    slots.into_iter().map(OnceLock::into_inner).collect()
+}
+
+/// Parses the pieces of `layout` whose slot is empty into their slots (`slots[i]` holds piece
+/// `i`), on up to `threads` threads. False when a piece does not parse.
+pub fn parse_into<'b>(
+    layout: &'b Layout,
+    options: impl Fn() -> roxmltree::ParsingOptions<'b> + Sync,
+    threads: usize,
+    slots: &[OnceLock<Document<'b>>],
+) -> bool {
+    let n = layout.pieces.len().min(slots.len());
     let next = AtomicUsize::new(0);
-    let work = || {
-        let mut done = Vec::new();
-        loop {
-            let i = next.fetch_add(1, Ordering::Relaxed);
-            let Some(piece) = layout.pieces.get(i) else {
-                return done;
-            };
-            let doc = Document::parse_with_options(&layout.buf[piece.range.clone()], options());
-            let failed = doc.is_err();
-            done.push((i, doc.ok()));
-            if failed {
+    let failed = AtomicBool::new(false);
+    let work = || loop {
+        let i = next.fetch_add(1, Ordering::Relaxed);
+        let (Some(piece), Some(slot)) = (layout.pieces.get(i), slots.get(i)) else {
+            return;
+        };
+        if slot.get().is_some() {
+            continue;
+        }
+        match Document::parse_with_options(&layout.buf[piece.range.clone()], options()) {
+            Ok(doc) => {
+                let _ = slot.set(doc);
+            }
+            Err(_) => {
                 // Tell the others to stop: the file is parsed whole anyway.
+                failed.store(true, Ordering::Relaxed);
                 next.store(n, Ordering::Relaxed);
-                return done;
+                return;
             }
         }
     };
-    let mut all: Vec<(usize, Option<Document<'b>>)> = std::thread::scope(|s| {
-        let helpers: Vec<_> = (1..threads.clamp(1, n)).map(|_| s.spawn(work)).collect();
-        let mut all = work();
+    std::thread::scope(|s| {
+        let helpers: Vec<_> = (1..threads.clamp(1, n.max(1)))
+            .map(|_| s.spawn(work))
+            .collect();
+        work();
         for h in helpers {
             // A parse that panicked counts as a failed one.
-            all.extend(h.join().unwrap_or_else(|_| vec![(0, None)]));
+            if h.join().is_err() {
+                failed.store(true, Ordering::Relaxed);
+            }
         }
-        all
     });
-    if all.len() != n {
-        return None;
-    }
-    all.sort_unstable_by_key(|(i, _)| *i);
-    all.into_iter().map(|(_, doc)| doc).collect()
+    !failed.load(Ordering::Relaxed) && slots[..n].iter().all(|s| s.get().is_some())
 }
 
 #[cfg(test)]

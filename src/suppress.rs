@@ -82,21 +82,43 @@ pub fn find_more(doc: &Document<'_>, text: &str, base: usize, out: &mut Vec<Dire
         };
         if out.len() >= MAX_DIRECTIVES {
             let r = node.range();
-            out.push(Directive {
-                comment: r.start + base..r.end + base,
-                names: Vec::new(),
-                covers: None,
-                problem: Some((
-                    r.start + base..r.end + base,
-                    format!("more than {MAX_DIRECTIVES} suppressions in one file; this one and the rest are ignored"),
-                    "suppress whole elements or the file (a suppression before the root element covers it all), or turn the rule off in `sitemap-lint.toml`",
-                )),
-            });
+            out.push(over_cap(r.start + base..r.end + base));
             return false;
         }
         out.push(directive(node, text, base));
     }
     true
+}
+
+/// The directive that stands for the first suppression beyond [`MAX_DIRECTIVES`], `comment`.
+fn over_cap(comment: Range<usize>) -> Directive {
+    Directive {
+        comment: comment.clone(),
+        names: Vec::new(),
+        covers: None,
+        problem: Some((
+            comment,
+            format!("more than {MAX_DIRECTIVES} suppressions in one file; this one and the rest are ignored"),
+            "suppress whole elements or the file (a suppression before the root element covers it all), or turn the rule off in `sitemap-lint.toml`",
+        )),
+    }
+}
+
+/// Appends `more` (what [`find_more`] found in one document, on its own) to `all` (what it found in
+/// the documents before it), within the same cap as if `find_more` had gone on with `all`. False
+/// once the cap is reached: nothing later counts.
+pub fn merge(all: &mut Vec<Directive>, more: Vec<Directive>) -> bool {
+    for d in more {
+        if all.len() > MAX_DIRECTIVES {
+            return false;
+        }
+        if all.len() == MAX_DIRECTIVES {
+            all.push(over_cap(d.comment));
+            return false;
+        }
+        all.push(d);
+    }
+    all.len() <= MAX_DIRECTIVES
 }
 
 /// The node of `kind` whose range starts at `offset` (nodes are numbered in document order, so

@@ -54,12 +54,12 @@ impl Rule for Check {
         &META
     }
 
-    fn collector<'a>(&self, sitemap: &Sitemap<'a>) -> Option<Box<dyn Collector<'a> + 'a>> {
+    fn collector<'a>(&self, sitemap: &Sitemap<'a>) -> Option<Box<dyn Collector<'a> + Send + 'a>> {
         (sitemap.kind == Kind::UrlSet).then(|| {
             Box::new(Present {
                 changefreq: (None, 0),
                 priority: (None, 0),
-            }) as Box<dyn Collector<'a> + 'a>
+            }) as Box<dyn Collector<'a> + Send + 'a>
         })
     }
 }
@@ -71,7 +71,7 @@ struct Present {
 }
 
 impl<'a> Collector<'a> for Present {
-    fn entry(&mut self, _sitemap: &Sitemap<'a>, entry: &Entry<'a>, _cx: &mut Context<'_>) {
+    fn entry(&mut self, _sitemap: &Sitemap<'a>, entry: &Entry<'_>, _cx: &mut Context<'_>) {
         for (field, slot) in [
             (Field::Changefreq, &mut self.changefreq),
             (Field::Priority, &mut self.priority),

@@ -60,11 +60,11 @@ impl Rule for Check {
         &META
     }
 
-    fn collector<'a>(&self, sitemap: &Sitemap<'a>) -> Option<Box<dyn Collector<'a> + 'a>> {
+    fn collector<'a>(&self, sitemap: &Sitemap<'a>) -> Option<Box<dyn Collector<'a> + Send + 'a>> {
         (sitemap.kind != Kind::Other).then(|| {
             Box::new(Seen {
                 first: FingerprintMap::default(),
-            }) as Box<dyn Collector<'a> + 'a>
+            }) as Box<dyn Collector<'a> + Send + 'a>
         })
     }
 }
@@ -75,7 +75,7 @@ struct Seen {
 }
 
 impl<'a> Collector<'a> for Seen {
-    fn entry(&mut self, sitemap: &Sitemap<'a>, entry: &Entry<'a>, cx: &mut Context<'_>) {
+    fn entry(&mut self, sitemap: &Sitemap<'a>, entry: &Entry<'_>, cx: &mut Context<'_>) {
         let Some(loc) = entry.loc() else { return };
         let value = loc.trimmed();
         // An invalid URL is `loc-invalid`'s finding; comparing it would only repeat it.

@@ -294,10 +294,10 @@ mod tests {
             }
             xml.push_str(&format!("</{root}>"));
             let doc = roxmltree::Document::parse(&xml).unwrap();
-            let model = Sitemap::build(&doc, &xml, 0);
-            assert_eq!(model.entries.len(), sequences.len());
+            let model = crate::model::Model::build(&doc, &xml, 0);
+            assert_eq!(model.entries().len(), sequences.len());
             let mut unordered = 0;
-            for e in (0..model.entries.len()).filter_map(|i| model.filled(i)) {
+            for e in (0..model.entries().len()).filter_map(|i| model.filled(i)) {
                 let slow = in_order_slow(&e);
                 assert_eq!(in_order(&e), slow, "{}", &xml[e.element.span.clone()]);
                 unordered += usize::from(!slow);

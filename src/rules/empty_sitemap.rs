@@ -63,7 +63,7 @@ impl Rule for Check {
         // text (`<loc>` or a bare URL directly in the root) by `unknown-element` and
         // `unexpected-text`: the file is not empty, it is malformed.
         let reported_elsewhere = |meta| cx.settings.severity_of(meta).is_some();
-        if !sitemap.entries.is_empty()
+        if sitemap.entry_count > 0
             || (sitemap
                 .other_children
                 .iter()

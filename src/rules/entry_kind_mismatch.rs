@@ -2,8 +2,10 @@
 
 use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
-use crate::model::{Element, EntryKind, Kind, Sitemap};
-use crate::rule::{Context, Rule, RuleMeta};
+use std::ops::Range;
+
+use crate::model::{Entry, EntryKind, Kind, Sitemap};
+use crate::rule::{Collector, Context, Rule, RuleMeta, MAX_REPORTS_PER_RULE};
 
 declare_rule! {
     /// ## What it does
@@ -49,33 +51,60 @@ impl Rule for Check {
         &META
     }
 
-    fn check_sitemap(&self, sitemap: &Sitemap<'_>, cx: &mut Context<'_>) {
-        let (expected, other_root) = match sitemap.kind {
-            Kind::UrlSet => (EntryKind::Url, "sitemapindex"),
-            Kind::Index => (EntryKind::Sitemap, "urlset"),
-            Kind::Other => return,
+    fn collector<'a>(&self, sitemap: &Sitemap<'a>) -> Option<Box<dyn Collector<'a> + Send + 'a>> {
+        let expected = match sitemap.kind {
+            Kind::UrlSet => EntryKind::Url,
+            Kind::Index => EntryKind::Sitemap,
+            Kind::Other => return None,
         };
-        let source = sitemap.source;
-        let root = sitemap.root.qualified_name(source);
-        let wrong: Vec<&Element<'_>> = sitemap
-            .entries
-            .iter()
-            .filter(|e| EntryKind::of(e) != expected)
-            .collect();
-        let Some(first) = wrong.first() else { return };
-        let found = EntryKind::of(first).name();
-        if wrong.len() == sitemap.entries.len() {
+        Some(Box::new(Wrong {
+            expected,
+            spans: Vec::new(),
+            count: 0,
+        }))
+    }
+}
+
+/// The entries of the other kind: whether all of them are is known only at the end.
+struct Wrong {
+    expected: EntryKind,
+    /// Name spans of the first [`MAX_REPORTS_PER_RULE`].
+    spans: Vec<Range<usize>>,
+    count: usize,
+}
+
+impl<'a> Collector<'a> for Wrong {
+    fn entry(&mut self, _sitemap: &Sitemap<'a>, entry: &Entry<'_>, _cx: &mut Context<'_>) {
+        if entry.kind == self.expected {
+            return;
+        }
+        self.count += 1;
+        if self.spans.len() < MAX_REPORTS_PER_RULE {
+            self.spans.push(entry.element.name_span.clone());
+        }
+    }
+
+    fn finish(self: Box<Self>, sitemap: &Sitemap<'a>, cx: &mut Context<'_>) {
+        let Some(first) = self.spans.first() else {
+            return;
+        };
+        let (expected, found, other_root) = match self.expected {
+            EntryKind::Url => (EntryKind::Url, EntryKind::Sitemap.name(), "sitemapindex"),
+            EntryKind::Sitemap => (EntryKind::Sitemap, EntryKind::Url.name(), "urlset"),
+        };
+        let root = sitemap.root.qualified_name(sitemap.source);
+        if self.count == sitemap.entry_count {
             // Every entry is of the other kind: the root is what is wrong.
             let what = match expected {
                 EntryKind::Url => "a sitemap index",
                 EntryKind::Sitemap => "a sitemap",
             };
-            let all = if wrong.len() == 1 {
+            let all = if self.count == 1 {
                 format!("its only entry is a `<{found}>`")
-            } else if wrong.len() == 2 {
+            } else if self.count == 2 {
                 format!("both entries are `<{found}>`")
             } else {
-                format!("all {} entries are `<{found}>`", wrong.len())
+                format!("all {} entries are `<{found}>`", self.count)
             };
             cx.report(
                 Diagnostic::new(
@@ -84,19 +113,18 @@ impl Rule for Check {
                     format!("`<{root}>` holds `<{found}>` entries: this file is {what}"),
                 )
                 .with_label(format!("should be `<{other_root}>`"))
-                .with_secondary(first.name_span.clone(), all)
+                .with_secondary(first.clone(), all)
                 .with_help(format!(
                     "rename the root to `<{other_root}>` (start and end tags)"
                 )),
             );
             return;
         }
-        for entry in wrong {
-            let found = EntryKind::of(entry).name();
+        for span in &self.spans {
             cx.report(
                 Diagnostic::new(
                     &META,
-                    entry.name_span.clone(),
+                    span.clone(),
                     format!("`<{found}>` entry in a `<{root}>`"),
                 )
                 .with_label(format!("expected `<{}>`", expected.name()))
@@ -109,5 +137,6 @@ impl Rule for Check {
                 )),
             );
         }
+        cx.count_unreported(&META, self.count - self.spans.len());
     }
 }

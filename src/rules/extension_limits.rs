@@ -116,7 +116,7 @@ impl Rule for Check {
         );
     }
 
-    fn collector<'a>(&self, _sitemap: &Sitemap<'a>) -> Option<Box<dyn Collector<'a> + 'a>> {
+    fn collector<'a>(&self, _sitemap: &Sitemap<'a>) -> Option<Box<dyn Collector<'a> + Send + 'a>> {
         Some(Box::new(NewsCount::default()))
     }
 }
@@ -130,7 +130,7 @@ struct NewsCount {
 }
 
 impl<'a> Collector<'a> for NewsCount {
-    fn entry(&mut self, sitemap: &Sitemap<'a>, entry: &Entry<'a>, _cx: &mut Context<'_>) {
+    fn entry(&mut self, sitemap: &Sitemap<'a>, entry: &Entry<'_>, _cx: &mut Context<'_>) {
         for c in &entry.children {
             if c.kind == ChildKind::Foreign && is(&c.element, ext::NEWS_NS, "news") {
                 self.count += 1;

@@ -294,41 +294,41 @@ impl Rule for Check {
         &META
     }
 
-    fn collector<'a>(&self, _sitemap: &Sitemap<'a>) -> Option<Box<dyn Collector<'a> + 'a>> {
+    fn collector<'a>(&self, _sitemap: &Sitemap<'a>) -> Option<Box<dyn Collector<'a> + Send + 'a>> {
         Some(Box::new(Reported::default()))
     }
 }
 
 /// The wrong URIs already reported in this file (a handful at most: each is one declaration).
 #[derive(Default)]
-struct Reported<'a> {
-    uris: Vec<&'a str>,
+struct Reported {
+    uris: Vec<Box<str>>,
     /// URIs seen that are not near misses (known, unknown), so that each is classified once.
-    fine: Vec<&'a str>,
+    fine: Vec<Box<str>>,
 }
 
 /// Distinct namespace URIs remembered per file; beyond, they are classified again (still cheap).
 const MAX_REMEMBERED: usize = 64;
 
-impl<'a> Reported<'a> {
+impl Reported {
     /// Reports the namespace of `el` if it is a near miss not reported yet.
-    fn element(&mut self, sitemap: &Sitemap<'a>, el: &Element<'a>, cx: &mut Context<'_>) {
+    fn element(&mut self, sitemap: &Sitemap<'_>, el: &Element<'_>, cx: &mut Context<'_>) {
         let Some(uri) = el.namespace() else { return };
         if uri == SITEMAP_NS
             || Some(uri) == sitemap.namespace
-            || self.uris.contains(&uri)
-            || self.fine.contains(&uri)
+            || self.uris.iter().any(|u| **u == *uri)
+            || self.fine.iter().any(|u| **u == *uri)
             || KNOWN.iter().any(|k| k.uri == uri)
         {
             return;
         }
         let NamespaceClass::NearMiss { known, why } = classify(uri) else {
             if self.fine.len() < MAX_REMEMBERED {
-                self.fine.push(uri);
+                self.fine.push(uri.into());
             }
             return;
         };
-        self.uris.push(uri);
+        self.uris.push(uri.into());
         let source = sitemap.source;
         let name = el.qualified_name(source);
         let (span, attr) = match declaration_of(el, source) {
@@ -349,7 +349,7 @@ impl<'a> Reported<'a> {
         );
     }
 
-    fn children(&mut self, sitemap: &Sitemap<'a>, children: &[Child<'a>], cx: &mut Context<'_>) {
+    fn children(&mut self, sitemap: &Sitemap<'_>, children: &[Child<'_>], cx: &mut Context<'_>) {
         for child in children {
             if child.kind == ChildKind::Foreign {
                 self.element(sitemap, &child.element, cx);
@@ -358,8 +358,8 @@ impl<'a> Reported<'a> {
     }
 }
 
-impl<'a> Collector<'a> for Reported<'a> {
-    fn entry(&mut self, sitemap: &Sitemap<'a>, entry: &Entry<'a>, cx: &mut Context<'_>) {
+impl<'a> Collector<'a> for Reported {
+    fn entry(&mut self, sitemap: &Sitemap<'a>, entry: &Entry<'_>, cx: &mut Context<'_>) {
         self.children(sitemap, &entry.children, cx);
     }
 
@@ -374,13 +374,13 @@ impl<'a> Collector<'a> for Reported<'a> {
             }
             let Some(uri) = source.get(attr.value.clone()) else { continue };
             if Some(uri) == sitemap.namespace
-                || self.uris.contains(&uri)
+                || self.uris.iter().any(|u| **u == *uri)
                 || KNOWN.iter().any(|k| k.uri == uri)
             {
                 continue;
             }
             if let NamespaceClass::NearMiss { known, why } = classify(uri) {
-                self.uris.push(uri);
+                self.uris.push(uri.into());
                 cx.report(
                     Diagnostic::new(&META, attr.value.clone(), format!("wrong namespace URI for {}", known.name))
                         .with_label(why)

@@ -85,8 +85,11 @@ impl Rule for Check {
         &META
     }
 
-    fn collector<'a>(&self, _sitemap: &Sitemap<'a>) -> Option<Box<dyn Collector<'a> + 'a>> {
-        Some(Box::new(Clusters(Some(Graph::default()))))
+    fn collector<'a>(&self, _sitemap: &Sitemap<'a>) -> Option<Box<dyn Collector<'a> + Send + 'a>> {
+        Some(Box::new(Clusters {
+            graph: Some(Graph::default()),
+            started: false,
+        }))
     }
 }
 
@@ -95,8 +98,12 @@ const MAX_COMPARED: usize = 16;
 /// Missing alternates named per page at most.
 const MAX_NAMED: usize = 8;
 
-/// `None` once the graph of `hreflang-return-link` is known to serve this rule.
-struct Clusters<'a>(Option<Graph<'a>>);
+struct Clusters<'a> {
+    /// `None` once the graph of `hreflang-return-link` is known to serve this rule.
+    graph: Option<Graph<'a>>,
+    /// Whether an entry was seen.
+    started: bool,
+}
 
 /// An order-independent fingerprint of a page's list: the sum of the hashes of its distinct
 /// (href, lowercase code) pairs.
@@ -104,10 +111,10 @@ fn fingerprint(graph: &Graph<'_>, page: usize) -> u64 {
     let mut sum = 0u64;
     let mut previous: Option<(u32, &str)> = None;
     for alt in graph.alts(page) {
-        if previous.is_some_and(|(t, l)| t == alt.target && l.eq_ignore_ascii_case(alt.lang)) {
+        if previous.is_some_and(|(t, l)| t == alt.target && l.eq_ignore_ascii_case(&alt.lang)) {
             continue;
         }
-        previous = Some((alt.target, alt.lang));
+        previous = Some((alt.target, &alt.lang));
         let mut h = FastHasher::default();
         h.write_u32(alt.target);
         for b in alt.lang.bytes() {
@@ -126,22 +133,20 @@ fn fingerprint(graph: &Graph<'_>, page: usize) -> u64 {
 }
 
 impl<'a> Collector<'a> for Clusters<'a> {
-    fn entry(&mut self, sitemap: &Sitemap<'a>, entry: &Entry<'a>, cx: &mut Context<'_>) {
+    fn entry(&mut self, sitemap: &Sitemap<'a>, entry: &Entry<'_>, cx: &mut Context<'_>) {
         // When `hreflang-return-link` runs, its graph serves this rule too (see its `finish`).
-        if self.0.is_none() {
-            return;
+        if !std::mem::replace(&mut self.started, true)
+            && cx.settings.severity_of(&return_link::META).is_some()
+        {
+            self.graph = None;
         }
-        if entry.index == 0 && cx.settings.severity_of(&return_link::META).is_some() {
-            self.0 = None;
-            return;
-        }
-        if let Some(graph) = &mut self.0 {
+        if let Some(graph) = &mut self.graph {
             graph.add(sitemap, entry);
         }
     }
 
     fn finish(self: Box<Self>, _sitemap: &Sitemap<'a>, cx: &mut Context<'_>) {
-        if let Some(mut graph) = self.0 {
+        if let Some(mut graph) = self.graph {
             let index = graph.index();
             check(&graph, &index, cx);
         }
@@ -190,7 +195,7 @@ pub(crate) fn check(graph: &Graph<'_>, index: &Index, cx: &mut Context<'_>) {
                     || mine.any(|m| {
                         selves
                             .clone()
-                            .any(|s| s.lang.eq_ignore_ascii_case(m.lang))
+                            .any(|s| s.lang.eq_ignore_ascii_case(&m.lang))
                     })
                 {
                     continue;

@@ -8,7 +8,7 @@ use std::ops::Range;
 use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
 use crate::hreflang;
-use crate::model::{Entry, EntryKind, Sitemap};
+use crate::model::{detach, Entry, EntryKind, Sitemap};
 use crate::rule::{Collector, Context, Rule, RuleMeta, MAX_REPORTS_PER_RULE};
 
 declare_rule! {
@@ -79,7 +79,7 @@ impl Rule for Check {
         &META
     }
 
-    fn collector<'a>(&self, _sitemap: &Sitemap<'a>) -> Option<Box<dyn Collector<'a> + 'a>> {
+    fn collector<'a>(&self, _sitemap: &Sitemap<'a>) -> Option<Box<dyn Collector<'a> + Send + 'a>> {
         Some(Box::new(Graph::default()))
     }
 }
@@ -97,22 +97,23 @@ pub(crate) struct Page<'a> {
 
 /// One `<xhtml:link>` with both `hreflang` and `href`.
 pub(crate) struct Alt<'a> {
-    pub lang: &'a str,
+    /// The code, a slice of the source unless it holds references.
+    pub lang: Cow<'a, str>,
     pub lang_span: Range<usize>,
     pub href_span: Range<usize>,
     /// The interned id of the trimmed `href`: equal ids are equal URLs (see [`Graph::href`]).
     pub target: u32,
 }
 
-/// The alternates of every `<url>` of a file, kept compactly: strings are borrowed from the
-/// parsed document (which lives until the end of the walk), spans are source ranges, and URLs
+/// The alternates of every `<url>` of a file, kept compactly: strings are slices of the source
+/// (see [`crate::model::detach`]), spans are source ranges, and URLs
 /// are interned once, so that the checks compare and look up `u32` ids instead of strings.
 #[derive(Default)]
 pub(crate) struct Graph<'a> {
     pub pages: Vec<Page<'a>>,
     pub links: Vec<Alt<'a>>,
     /// Id → the URL as written in an `href` (empty while only a `<loc>` has it).
-    hrefs: Vec<&'a str>,
+    hrefs: Vec<Cow<'a, str>>,
     /// URL → id, while entries are added; emptied by [`Graph::index`].
     ids: HashMap<Cow<'a, str>, u32, BuildHasherDefault<FastHasher>>,
 }
@@ -131,31 +132,22 @@ impl<'a> Graph<'a> {
             return id;
         }
         let id = u32::try_from(self.hrefs.len()).unwrap_or(u32::MAX);
-        self.hrefs.push("");
+        self.hrefs.push(Cow::Borrowed(""));
         self.ids.insert(url, id);
         id
     }
 
-    pub fn add(&mut self, sitemap: &Sitemap<'a>, entry: &Entry<'a>) {
+    pub fn add(&mut self, sitemap: &Sitemap<'a>, entry: &Entry<'_>) {
         if entry.kind != EntryKind::Url {
             return;
         }
         let Some(loc) = entry.loc() else { return };
-        let trimmed = loc.trimmed.clone();
-        let loc_text = match &loc.text {
-            Cow::Borrowed(text) => Cow::Borrowed(&text[trimmed]),
-            Cow::Owned(text) => Cow::Owned(text[trimmed].to_owned()),
-        };
+        let source = sitemap.source;
+        let loc_text = detach(source, loc.trimmed());
         if loc_text.is_empty() {
             return;
         }
-        let id = match &loc_text {
-            Cow::Borrowed(text) => self.intern(Cow::Borrowed(text)),
-            Cow::Owned(text) => match self.ids.get(text.as_str()) {
-                Some(&id) => id,
-                None => self.intern(Cow::Owned(text.clone())),
-            },
-        };
+        let id = self.intern(loc_text.clone());
         let start = self.links.len();
         for child in &entry.children {
             if !hreflang::is_link(child) {
@@ -178,13 +170,15 @@ impl<'a> Graph<'a> {
             let (Some((lang, lang_span)), Some((href, href_span))) = (lang, href) else {
                 continue;
             };
-            let href = href.trim_matches(crate::model::is_xml_space);
-            let target = self.intern(Cow::Borrowed(href));
+            let href = detach(source, href.trim_matches(crate::model::is_xml_space));
+            let target = self.intern(href.clone());
             if let Some(slot) = self.hrefs.get_mut(target as usize) {
-                *slot = href;
+                if slot.is_empty() {
+                    *slot = href;
+                }
             }
             self.links.push(Alt {
-                lang: lang.trim(),
+                lang: detach(source, lang.trim()),
                 lang_span,
                 href_span,
                 target,
@@ -198,7 +192,7 @@ impl<'a> Graph<'a> {
             } else {
                 href_of(hrefs, a.target).cmp(href_of(hrefs, b.target))
             };
-            by_href.then_with(|| cmp_code(a.lang, b.lang))
+            by_href.then_with(|| cmp_code(&a.lang, &b.lang))
         });
         self.pages.push(Page {
             loc: loc_text,
@@ -228,7 +222,7 @@ impl<'a> Graph<'a> {
     }
 
     /// The URL of an alternate.
-    pub fn href(&self, alt: &Alt<'_>) -> &'a str {
+    pub fn href(&self, alt: &Alt<'_>) -> &str {
         href_of(&self.hrefs, alt.target)
     }
 
@@ -257,15 +251,15 @@ impl<'a> Graph<'a> {
     }
 
     /// The code `page` gives itself, else `…`.
-    pub fn own_code(&self, page: usize) -> &'a str {
+    pub fn own_code(&self, page: usize) -> &str {
         self.alts_to(page, self.pages[page].id)
             .first()
-            .map_or("…", |a| a.lang)
+            .map_or("…", |a| &a.lang)
     }
 }
 
-fn href_of<'a>(hrefs: &[&'a str], id: u32) -> &'a str {
-    hrefs.get(id as usize).copied().unwrap_or("")
+fn href_of<'h>(hrefs: &'h [Cow<'_, str>], id: u32) -> &'h str {
+    hrefs.get(id as usize).map_or("", |h| h)
 }
 
 /// Each URL id of a [`Graph`] → its first page.
@@ -324,7 +318,7 @@ pub(crate) fn cmp_code(a: &str, b: &str) -> std::cmp::Ordering {
 }
 
 impl<'a> Collector<'a> for Graph<'a> {
-    fn entry(&mut self, sitemap: &Sitemap<'a>, entry: &Entry<'a>, _cx: &mut Context<'_>) {
+    fn entry(&mut self, sitemap: &Sitemap<'a>, entry: &Entry<'_>, _cx: &mut Context<'_>) {
         self.add(sitemap, entry);
     }
 

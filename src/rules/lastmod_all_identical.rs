@@ -68,13 +68,13 @@ impl Rule for Check {
         &META
     }
 
-    fn collector<'a>(&self, sitemap: &Sitemap<'a>) -> Option<Box<dyn Collector<'a> + 'a>> {
+    fn collector<'a>(&self, sitemap: &Sitemap<'a>) -> Option<Box<dyn Collector<'a> + Send + 'a>> {
         (sitemap.kind != Kind::Other).then(|| {
             Box::new(Same {
                 first: None,
                 entries: 0,
                 broken: false,
-            }) as Box<dyn Collector<'a> + 'a>
+            }) as Box<dyn Collector<'a> + Send + 'a>
         })
     }
 }
@@ -88,7 +88,7 @@ struct Same<'a> {
 }
 
 impl<'a> Collector<'a> for Same<'a> {
-    fn entry(&mut self, sitemap: &Sitemap<'a>, entry: &Entry<'a>, _cx: &mut Context<'_>) {
+    fn entry(&mut self, sitemap: &Sitemap<'a>, entry: &Entry<'_>, _cx: &mut Context<'_>) {
         if self.broken {
             return;
         }

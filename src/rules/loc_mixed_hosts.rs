@@ -58,12 +58,12 @@ impl Rule for Check {
         &META
     }
 
-    fn collector<'a>(&self, sitemap: &Sitemap<'a>) -> Option<Box<dyn Collector<'a> + 'a>> {
+    fn collector<'a>(&self, sitemap: &Sitemap<'a>) -> Option<Box<dyn Collector<'a> + Send + 'a>> {
         (sitemap.kind != Kind::Other).then(|| {
             Box::new(Hosts {
                 first: None,
                 seen: HashSet::new(),
-            }) as Box<dyn Collector<'a> + 'a>
+            }) as Box<dyn Collector<'a> + Send + 'a>
         })
     }
 }
@@ -76,7 +76,7 @@ struct Hosts<'a> {
 }
 
 impl<'a> Collector<'a> for Hosts<'a> {
-    fn entry(&mut self, sitemap: &Sitemap<'a>, entry: &Entry<'a>, cx: &mut Context<'_>) {
+    fn entry(&mut self, sitemap: &Sitemap<'a>, entry: &Entry<'_>, cx: &mut Context<'_>) {
         if cx.settings.sitemap_url.is_some() {
             return;
         }

@@ -66,7 +66,7 @@ impl Rule for Check {
         &META
     }
 
-    fn collector<'a>(&self, sitemap: &Sitemap<'a>) -> Option<Box<dyn Collector<'a> + 'a>> {
+    fn collector<'a>(&self, sitemap: &Sitemap<'a>) -> Option<Box<dyn Collector<'a> + Send + 'a>> {
         if sitemap.kind == Kind::Other {
             return None;
         }
@@ -90,7 +90,7 @@ struct Scope {
 }
 
 impl<'a> Collector<'a> for Scope {
-    fn entry(&mut self, sitemap: &Sitemap<'a>, entry: &Entry<'a>, cx: &mut Context<'_>) {
+    fn entry(&mut self, sitemap: &Sitemap<'a>, entry: &Entry<'_>, cx: &mut Context<'_>) {
         let base = self.base.get_or_insert_with(|| {
             let url = cx.settings.sitemap_url.clone()?;
             let parts = UrlParts::parse(&url)?;

@@ -1,9 +1,12 @@
 //! Rule `namespace`: the root (or a sitemap element) is not in the sitemaps.org 0.9 namespace.
 
+use std::borrow::Cow;
+
 use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
 use crate::model::{
-    is_xml_space, Child, ChildKind, Element, Entry, Kind, RawAttribute, Sitemap, SITEMAP_NS,
+    detach, is_xml_space, Child, ChildKind, Element, Entry, Kind, RawAttribute, Sitemap, Tag,
+    SITEMAP_NS,
 };
 use crate::rule::{Collector, Context, Rule, RuleMeta};
 use crate::suggest;
@@ -161,17 +164,11 @@ impl Rule for Check {
         }
     }
 
-    fn collector<'a>(&self, sitemap: &Sitemap<'a>) -> Option<Box<dyn Collector<'a> + 'a>> {
+    fn collector<'a>(&self, sitemap: &Sitemap<'a>) -> Option<Box<dyn Collector<'a> + Send + 'a>> {
         if sitemap.kind == Kind::Other {
             return None;
         }
-        let mut misplaced = Misplaced::default();
-        for child in &sitemap.other_children {
-            if misplaced.near.test(sitemap, child) {
-                misplaced.add(&child.element);
-            }
-        }
-        Some(Box::new(misplaced))
+        Some(Box::new(Misplaced::default()))
     }
 }
 
@@ -180,9 +177,10 @@ const LISTED: usize = 5;
 
 /// Elements outside the root's namespace that share a namespace: reported as one diagnostic.
 struct Group<'a> {
-    ns: Option<&'a str>,
-    /// The first in document order.
-    first: Element<'a>,
+    ns: Option<Cow<'a, str>>,
+    /// The first in document order, and its local name.
+    first: Tag,
+    local: Box<str>,
     /// Start offsets of the names of the first `LISTED + 1` in document order.
     starts: Vec<usize>,
     count: usize,
@@ -198,13 +196,14 @@ struct Misplaced<'a> {
 }
 
 impl<'a> Misplaced<'a> {
-    fn add(&mut self, element: &Element<'a>) {
+    fn add(&mut self, source: &'a str, element: &Element<'_>) {
         let ns = element.namespace();
         let at = element.name_span.start;
-        let Some(group) = self.groups.iter_mut().find(|g| g.ns == ns) else {
+        let Some(group) = self.groups.iter_mut().find(|g| g.ns.as_deref() == ns) else {
             self.groups.push(Group {
-                ns,
-                first: element.clone(),
+                ns: ns.map(|ns| detach(source, ns)),
+                first: element.tag(),
+                local: element.local_name().into(),
                 starts: vec![at],
                 count: 1,
             });
@@ -212,7 +211,8 @@ impl<'a> Misplaced<'a> {
         };
         group.count += 1;
         if at < group.first.name_span.start {
-            group.first = element.clone();
+            group.first = element.tag();
+            group.local = element.local_name().into();
         }
         let i = group.starts.partition_point(|&s| s < at);
         if i <= LISTED {
@@ -223,20 +223,27 @@ impl<'a> Misplaced<'a> {
 }
 
 impl<'a> Collector<'a> for Misplaced<'a> {
-    fn entry(&mut self, sitemap: &Sitemap<'a>, entry: &Entry<'a>, _cx: &mut Context<'_>) {
+    fn entry(&mut self, sitemap: &Sitemap<'a>, entry: &Entry<'_>, _cx: &mut Context<'_>) {
+        let source = sitemap.source;
         if !entry.namespace_ok {
-            self.add(&entry.element);
+            self.add(source, &entry.element);
         }
         for child in &entry.children {
             if matches!(child.kind, ChildKind::Field(_))
                 && !child.namespace_ok
                 && child.element.namespace() != entry.element.namespace()
             {
-                self.add(&child.element);
+                self.add(source, &child.element);
             }
             if self.near.test(sitemap, child) {
-                self.add(&child.element);
+                self.add(source, &child.element);
             }
+        }
+    }
+
+    fn root_child(&mut self, sitemap: &Sitemap<'a>, child: &Child<'_>, _cx: &mut Context<'_>) {
+        if self.near.test(sitemap, child) {
+            self.add(sitemap.source, &child.element);
         }
     }
 
@@ -250,7 +257,7 @@ fn report_misplaced(sitemap: &Sitemap<'_>, groups: &[Group<'_>], cx: &mut Contex
     let source = sitemap.source;
     let root = sitemap.root.qualified_name(source);
     for group in groups {
-        let (ns, first) = (group.ns, &group.first);
+        let (ns, first) = (group.ns.as_deref(), &group.first);
         let name = first.qualified_name(source);
         let own_decl = first
             .raw_attributes(source)
@@ -271,7 +278,7 @@ fn report_misplaced(sitemap: &Sitemap<'_>, groups: &[Group<'_>], cx: &mut Contex
             format!(
                 "the prefix `{prefix}:` is bound to {}: write `<{}>` in the namespace of the root",
                 describe(ns),
-                first.local_name()
+                group.local
             )
         } else {
             format!("put `<{name}>` in the namespace of `<{root}>`")
@@ -310,11 +317,11 @@ fn report_misplaced(sitemap: &Sitemap<'_>, groups: &[Group<'_>], cx: &mut Contex
 /// are remembered per namespace, so a file of a million `<image:image>` costs a comparison each.
 #[derive(Default)]
 struct NearSitemap<'a> {
-    seen: Vec<(&'a str, bool)>,
+    seen: Vec<(Cow<'a, str>, bool)>,
 }
 
 impl<'a> NearSitemap<'a> {
-    fn test(&mut self, sitemap: &Sitemap<'a>, child: &Child<'a>) -> bool {
+    fn test(&mut self, sitemap: &Sitemap<'a>, child: &Child<'_>) -> bool {
         if child.kind != ChildKind::Foreign || sitemap.namespace != Some(SITEMAP_NS) {
             return false;
         }
@@ -325,13 +332,13 @@ impl<'a> NearSitemap<'a> {
         if let Some((_, near)) = self
             .seen
             .iter()
-            .find(|(n, _)| std::ptr::eq(*n, ns) || *n == ns)
+            .find(|(n, _)| (std::ptr::eq(n.as_ptr(), ns.as_ptr()) && n.len() == ns.len()) || n == ns)
         {
             return *near;
         }
         let near = is_sitemap_like(ns);
         if self.seen.len() < 64 {
-            self.seen.push((ns, near));
+            self.seen.push((detach(sitemap.source, ns), near));
         }
         near
     }

@@ -56,13 +56,13 @@ impl Rule for Check {
         &META
     }
 
-    fn collector<'a>(&self, sitemap: &Sitemap<'a>) -> Option<Box<dyn Collector<'a> + 'a>> {
+    fn collector<'a>(&self, sitemap: &Sitemap<'a>) -> Option<Box<dyn Collector<'a> + Send + 'a>> {
         (sitemap.kind == Kind::UrlSet).then(|| {
             Box::new(Same {
                 first: None,
                 entries: 0,
                 broken: false,
-            }) as Box<dyn Collector<'a> + 'a>
+            }) as Box<dyn Collector<'a> + Send + 'a>
         })
     }
 }
@@ -74,7 +74,7 @@ struct Same {
 }
 
 impl<'a> Collector<'a> for Same {
-    fn entry(&mut self, sitemap: &Sitemap<'a>, entry: &Entry<'a>, _cx: &mut Context<'_>) {
+    fn entry(&mut self, sitemap: &Sitemap<'a>, entry: &Entry<'_>, _cx: &mut Context<'_>) {
         if self.broken {
             return;
         }

@@ -3,8 +3,10 @@
 use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
 use crate::engine::group;
+use std::ops::Range;
+
 use crate::model::{Entry, Kind, Sitemap};
-use crate::rule::{Context, Rule, RuleMeta};
+use crate::rule::{Collector, Context, Rule, RuleMeta};
 
 /// The protocol's limit on entries per file.
 pub const MAX_ENTRIES: usize = 50_000;
@@ -44,14 +46,36 @@ impl Rule for Check {
         &META
     }
 
-    fn check_entry(&self, sitemap: &Sitemap<'_>, entry: &Entry<'_>, cx: &mut Context<'_>) {
-        if entry.index != MAX_ENTRIES {
-            return;
+    fn collector<'a>(&self, _sitemap: &Sitemap<'a>) -> Option<Box<dyn Collector<'a> + Send + 'a>> {
+        Some(Box::new(Count {
+            seen: 0,
+            over: None,
+        }))
+    }
+}
+
+/// Counts the entries, and keeps the name of the first one over the limit.
+struct Count {
+    seen: usize,
+    over: Option<Range<usize>>,
+}
+
+impl<'a> Collector<'a> for Count {
+    fn entry(&mut self, _sitemap: &Sitemap<'a>, entry: &Entry<'_>, _cx: &mut Context<'_>) {
+        if self.seen == MAX_ENTRIES {
+            self.over = Some(entry.element.name_span.clone());
         }
+        self.seen += 1;
+    }
+
+    fn finish(self: Box<Self>, sitemap: &Sitemap<'a>, cx: &mut Context<'_>) {
+        let Some(over) = self.over else {
+            return;
+        };
         let source = sitemap.source;
         let root = sitemap.root.qualified_name(source);
-        let name = entry.element.qualified_name(source);
-        let total = sitemap.entries.len();
+        let name = source.get(over.clone()).unwrap_or("");
+        let total = sitemap.entry_count;
         let note = match sitemap.kind {
             Kind::Index => "\"A Sitemap index file can include up to 50,000 Sitemaps\" (sitemaps.org); Search Console reports \"Too many sitemaps\"",
             _ => "\"A Sitemap file can contain no more than 50,000 URLs\" (sitemaps.org); Search Console reports \"Too many URLs\"",
@@ -63,7 +87,7 @@ impl Rule for Check {
         cx.report(
             Diagnostic::new(
                 &META,
-                entry.element.name_span.clone(),
+                over,
                 format!(
                     "more than {} entries in one file",
                     group(MAX_ENTRIES as u64)

@@ -81,7 +81,7 @@ impl Rule for Check {
         &META
     }
 
-    fn collector<'a>(&self, _sitemap: &Sitemap<'a>) -> Option<Box<dyn Collector<'a> + 'a>> {
+    fn collector<'a>(&self, _sitemap: &Sitemap<'a>) -> Option<Box<dyn Collector<'a> + Send + 'a>> {
         Some(Box::new(Namespaces::default()))
     }
 }
@@ -90,17 +90,15 @@ impl Rule for Check {
 const MAX_REMEMBERED: usize = 64;
 
 #[derive(Default)]
-struct Namespaces<'a> {
+struct Namespaces {
     /// Unknown namespaces already reported.
-    reported: Vec<&'a str>,
+    reported: Vec<Box<str>>,
     /// Namespaces seen that are not unknown (near misses, sitemap-like).
-    other: Vec<&'a str>,
-    /// How many of the root's other children were looked at.
-    root_seen: usize,
+    other: Vec<Box<str>>,
 }
 
-impl<'a> Namespaces<'a> {
-    fn children(&mut self, sitemap: &Sitemap<'a>, children: &[Child<'a>], cx: &mut Context<'_>) {
+impl Namespaces {
+    fn children(&mut self, sitemap: &Sitemap<'_>, children: &[Child<'_>], cx: &mut Context<'_>) {
         for child in children {
             if child.kind == ChildKind::Foreign {
                 self.element(sitemap, &child.element, cx);
@@ -108,39 +106,25 @@ impl<'a> Namespaces<'a> {
         }
     }
 
-    /// The root's own foreign children that start before `limit`, not yet seen (so that the
-    /// first element of a namespace is the one reported, wherever it stands).
-    fn root_until(&mut self, sitemap: &Sitemap<'a>, limit: usize, cx: &mut Context<'_>) {
-        while let Some(child) = sitemap.other_children.get(self.root_seen) {
-            if child.element.span.start >= limit {
-                break;
-            }
-            self.root_seen += 1;
-            if child.kind == ChildKind::Foreign {
-                self.element(sitemap, &child.element, cx);
-            }
-        }
-    }
-
-    fn element(&mut self, sitemap: &Sitemap<'a>, el: &Element<'a>, cx: &mut Context<'_>) {
+    fn element(&mut self, sitemap: &Sitemap<'_>, el: &Element<'_>, cx: &mut Context<'_>) {
         let Some(uri) = el.namespace() else { return };
         if Some(uri) == sitemap.namespace
             || KNOWN.iter().any(|k| k.uri == uri)
-            || self.reported.contains(&uri)
-            || self.other.contains(&uri)
+            || self.reported.iter().any(|u| **u == *uri)
+            || self.other.iter().any(|u| **u == *uri)
         {
             return;
         }
         if classify(uri) != NamespaceClass::Unknown {
             if self.other.len() < MAX_REMEMBERED {
-                self.other.push(uri);
+                self.other.push(uri.into());
             }
             return;
         }
         if self.reported.len() >= crate::rule::MAX_REPORTS_PER_RULE {
             return;
         }
-        self.reported.push(uri);
+        self.reported.push(uri.into());
         let source = sitemap.source;
         let name = el.qualified_name(source);
         let mut d = Diagnostic::new(
@@ -163,13 +147,16 @@ impl<'a> Namespaces<'a> {
     }
 }
 
-impl<'a> Collector<'a> for Namespaces<'a> {
-    fn entry(&mut self, sitemap: &Sitemap<'a>, entry: &Entry<'a>, cx: &mut Context<'_>) {
-        self.root_until(sitemap, entry.element.span.start, cx);
+impl<'a> Collector<'a> for Namespaces {
+    fn entry(&mut self, sitemap: &Sitemap<'a>, entry: &Entry<'_>, cx: &mut Context<'_>) {
         self.children(sitemap, &entry.children, cx);
     }
 
-    fn finish(mut self: Box<Self>, sitemap: &Sitemap<'a>, cx: &mut Context<'_>) {
-        self.root_until(sitemap, usize::MAX, cx);
+    fn root_child(&mut self, sitemap: &Sitemap<'a>, child: &Child<'_>, cx: &mut Context<'_>) {
+        if child.kind == ChildKind::Foreign {
+            self.element(sitemap, &child.element, cx);
+        }
     }
+
+    fn finish(self: Box<Self>, _sitemap: &Sitemap<'a>, _cx: &mut Context<'_>) {}
 }

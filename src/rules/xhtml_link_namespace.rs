@@ -90,8 +90,8 @@ impl Rule for Check {
         &META
     }
 
-    fn collector<'a>(&self, sitemap: &Sitemap<'a>) -> Option<Box<dyn Collector<'a> + 'a>> {
-        (sitemap.kind == Kind::UrlSet).then(|| Box::new(Links::default()) as Box<dyn Collector<'a> + 'a>)
+    fn collector<'a>(&self, sitemap: &Sitemap<'a>) -> Option<Box<dyn Collector<'a> + Send + 'a>> {
+        (sitemap.kind == Kind::UrlSet).then(|| Box::new(Links::default()) as Box<dyn Collector<'a> + Send + 'a>)
     }
 }
 
@@ -116,7 +116,7 @@ struct First {
 const LINES_SHOWN: usize = 5;
 
 impl<'a> Collector<'a> for Links {
-    fn entry(&mut self, sitemap: &Sitemap<'a>, entry: &Entry<'a>, _cx: &mut Context<'_>) {
+    fn entry(&mut self, sitemap: &Sitemap<'a>, entry: &Entry<'_>, _cx: &mut Context<'_>) {
         for child in &entry.children {
             if !is_plain_hreflang_link(entry, child) {
                 continue;
