@@ -646,7 +646,7 @@ fn check_target(target: &Target, settings: &Settings) -> io::Result<Outcome> {
                     "not a regular file (a FIFO, socket or device); use `-` to read stdin",
                 ));
             }
-            input::load(File::open(path)?, settings.max_size)?
+            input::load_sized(File::open(path)?, settings.max_size, meta.len())?
         }
     };
     let compressed = bytes.gzip;

@@ -76,18 +76,28 @@ fn is_ascii_nonzero(b: u8) -> bool {
 /// place, without a second copy of the file in memory.
 pub fn decode_owned(mut bytes: Vec<u8>) -> Decoded {
     let (detected, bom_len) = detect(&bytes);
-    if detected != Detected::Utf8 || std::str::from_utf8(&bytes[bom_len..]).is_err() {
+    if detected != Detected::Utf8 {
         return decode(&bytes);
     }
     bytes.drain(..bom_len);
-    Decoded {
-        // Just checked above; `from_utf8` on a `Vec` does not copy.
-        text: String::from_utf8(bytes).unwrap_or_default(),
-        detected,
-        bom: bom_len > 0,
-        invalid_utf8: Vec::new(),
-        invalid_utf8_more: 0,
-        undecodable: false,
+    // One validation, no copy: the bytes become the text, or come back on error.
+    match String::from_utf8(bytes) {
+        Ok(text) => Decoded {
+            text,
+            detected,
+            bom: bom_len > 0,
+            invalid_utf8: Vec::new(),
+            invalid_utf8_more: 0,
+            undecodable: false,
+        },
+        Err(e) => {
+            let mut bytes = e.into_bytes();
+            // `decode` sees the byte-order mark again, as the file has it.
+            if bom_len > 0 {
+                bytes.splice(0..0, [0xEF, 0xBB, 0xBF]);
+            }
+            decode(&bytes)
+        }
     }
 }
 
@@ -275,10 +285,11 @@ mod tests {
 
     #[test]
     fn owned_decoding_matches_borrowed() {
-        let cases: [&[u8]; 5] = [
+        let cases: [&[u8]; 6] = [
             b"<a>\xc3\xa9</a>",
             b"\xEF\xBB\xBF<a/>",
             b"<a>\xff</a>",
+            b"\xEF\xBB\xBF<a>\xff</a>",
             b"\xFF\xFE<\x00a\x00/\x00>\x00",
             b"",
         ];
@@ -287,6 +298,7 @@ mod tests {
             assert_eq!(a.text, b.text);
             assert_eq!((a.detected, a.bom), (b.detected, b.bom));
             assert_eq!(a.invalid_utf8, b.invalid_utf8);
+            assert_eq!(a.invalid_utf8_more, b.invalid_utf8_more);
         }
     }
 

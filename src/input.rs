@@ -34,7 +34,13 @@ pub struct Bytes {
 
 /// Reads at most `cap + 1` bytes from `reader`, so the caller can tell "exactly the cap" from "more".
 pub fn read_capped(reader: impl Read, cap: u64) -> io::Result<Vec<u8>> {
-    let mut buf = Vec::new();
+    read_sized(reader, cap, 0)
+}
+
+/// [`read_capped`] with the expected size (a file's length), so that the buffer is allocated once.
+fn read_sized(reader: impl Read, cap: u64, size: u64) -> io::Result<Vec<u8>> {
+    let expected = usize::try_from(size.min(cap).saturating_add(1)).unwrap_or(0);
+    let mut buf = Vec::with_capacity(expected);
     reader.take(cap.saturating_add(1)).read_to_end(&mut buf)?;
     Ok(buf)
 }
@@ -42,7 +48,13 @@ pub fn read_capped(reader: impl Read, cap: u64) -> io::Result<Vec<u8>> {
 /// Reads raw input (file or stdin) and decompresses it when it is gzip, never holding more than
 /// `cap + 1` bytes of raw or of decoded data.
 pub fn load(reader: impl Read, cap: u64) -> io::Result<Bytes> {
-    let raw = read_capped(reader, cap)?;
+    load_sized(reader, cap, 0)
+}
+
+/// [`load`] for a reader whose size is known (a regular file: its length), read into one
+/// allocation of that size.
+pub fn load_sized(reader: impl Read, cap: u64, size: u64) -> io::Result<Bytes> {
+    let raw = read_sized(reader, cap, size)?;
     Ok(decode(raw, cap))
 }
 
@@ -75,7 +87,12 @@ pub fn decode(raw: Vec<u8>, cap: u64) -> Bytes {
 
 /// Decodes every gzip member in turn (like `zcat`), stopping once more than `cap` bytes came out.
 fn gunzip(raw: &[u8], cap: u64) -> (Vec<u8>, Option<GzipProblem>) {
-    let mut out = Vec::new();
+    // The last member's trailer gives its size (mod 2³²): a hint for one allocation, within the cap.
+    let hint = match raw.len().checked_sub(4).and_then(|at| raw.get(at..)) {
+        Some(&[a, b, c, d]) if raw.len() >= 18 => u64::from(u32::from_le_bytes([a, b, c, d])),
+        _ => 0,
+    };
+    let mut out = Vec::with_capacity(usize::try_from(hint.min(cap) + 1).unwrap_or(0));
     let mut rest: &[u8] = raw;
     loop {
         let budget = (cap + 1).saturating_sub(out.len() as u64);
