@@ -146,7 +146,7 @@ impl<'a> Collector<'a> for Clusters<'a> {
     }
 
     fn finish(self: Box<Self>, _sitemap: &Sitemap<'a>, cx: &mut Context<'_>) {
-        if let Some(mut graph) = self.graph {
+        if let Some(mut graph) = self.graph.filter(|g| !g.links.is_empty()) {
             let index = graph.index();
             check(&graph, &index, cx);
         }

@@ -89,7 +89,7 @@ pub(crate) struct Page<'a> {
     /// The trimmed `<loc>` (borrowed from the source unless it holds entities or CDATA).
     pub loc: Cow<'a, str>,
     pub loc_span: Range<usize>,
-    /// The interned id of `loc` (see [`Graph::href`]).
+    /// The interned id of `loc` (see [`Graph::href`]); [`NO_PAGE`] until a link is seen.
     pub id: u32,
     /// Its alternates: a range of [`Graph::links`], sorted by `href`, then code.
     pub links: Range<usize>,
@@ -116,6 +116,9 @@ pub(crate) struct Graph<'a> {
     hrefs: Vec<Cow<'a, str>>,
     /// URL → id, while entries are added; emptied by [`Graph::index`].
     ids: HashMap<Cow<'a, str>, u32, BuildHasherDefault<FastHasher>>,
+    /// Whether a link was seen: until then pages keep their `<loc>` only (id [`NO_PAGE`]), and
+    /// a file without hreflang costs no hashing.
+    interning: bool,
 }
 
 /// No page: the URL is not the `<loc>` of any page of the file.
@@ -147,7 +150,11 @@ impl<'a> Graph<'a> {
         if loc_text.is_empty() {
             return;
         }
-        let id = self.intern(loc_text.clone());
+        let mut id = if self.interning {
+            self.intern(loc_text.clone())
+        } else {
+            NO_PAGE
+        };
         let start = self.links.len();
         for child in &entry.children {
             if !hreflang::is_link(child) {
@@ -170,6 +177,13 @@ impl<'a> Graph<'a> {
             let (Some((lang, lang_span)), Some((href, href_span))) = (lang, href) else {
                 continue;
             };
+            if !self.interning {
+                self.interning = true;
+                for p in 0..self.pages.len() {
+                    self.pages[p].id = self.intern(self.pages[p].loc.clone());
+                }
+                id = self.intern(loc_text.clone());
+            }
             let href = detach(source, href.trim_matches(crate::model::is_xml_space));
             let target = self.intern(href.clone());
             if let Some(slot) = self.hrefs.get_mut(target as usize) {
@@ -324,6 +338,9 @@ impl<'a> Collector<'a> for Graph<'a> {
 
     fn finish(self: Box<Self>, _sitemap: &Sitemap<'a>, cx: &mut Context<'_>) {
         let mut graph = *self;
+        if graph.links.is_empty() {
+            return; // no alternates: nothing to check
+        }
         let index = graph.index();
         // One graph for both cross-entry rules: `hreflang-cluster-mismatch` collects nothing
         // itself while this rule is enabled.
@@ -392,6 +409,25 @@ mod tests {
             .filter(|d| d.rule.name == "hreflang-return-link")
             .map(|d| d.message.clone())
             .collect()
+    }
+
+    #[test]
+    fn pages_before_the_first_link_are_targets_too() {
+        // The graph interns nothing until a link appears: the pages before it must still count.
+        let xml = r#"<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">
+<url><loc>https://a.example/de</loc></url>
+<url><loc>https://a.example/fr</loc>
+<xhtml:link rel="alternate" hreflang="fr" href="https://a.example/fr"/>
+<xhtml:link rel="alternate" hreflang="en" href="https://a.example/en"/></url>
+<url><loc>https://a.example/en</loc>
+<xhtml:link rel="alternate" hreflang="en" href="https://a.example/en"/>
+<xhtml:link rel="alternate" hreflang="de" href="https://a.example/de"/>
+<xhtml:link rel="alternate" hreflang="fr" href="https://a.example/fr"/></url>
+</urlset>"#;
+        assert_eq!(
+            findings(xml),
+            ["alternate `https://a.example/de` does not link back to `https://a.example/en`"]
+        );
     }
 
     #[test]
