@@ -29,6 +29,12 @@ pub const DEFAULT_SPLIT_MIN: usize = 1 << 20;
 /// smaller `min` (tests) makes smaller pieces, down to one entry each.
 const PIECE: usize = 1 << 20;
 
+/// The smallest piece a file is cut into by default (tests cut smaller, see [`layout`]'s `min`).
+const MIN_PIECE: usize = 128 << 10;
+
+/// The pieces a file below 64 MiB is cut into, unless that makes them smaller than [`MIN_PIECE`].
+const PIECES: usize = 64;
+
 /// At most this many pieces per file.
 const MAX_PIECES: usize = 256;
 
@@ -158,7 +164,10 @@ fn plan(text: &str, skip: usize, min: usize) -> Option<(usize, String, String, V
         .map(|c| if c == '\n' || c == '\t' { ' ' } else { c })
         .collect();
     let close = format!("</{name}>");
-    let cuts = cuts(text, tag_end, min.clamp(1, PIECE));
+    // Pieces of 1 MiB for the largest files, smaller (down to 128 KiB) for smaller ones so that
+    // they still make enough pieces to balance the threads, and the trees in flight stay small.
+    let piece = (text.len() / PIECES).clamp(MIN_PIECE, PIECE);
+    let cuts = cuts(text, tag_end, min.clamp(1, piece));
     if cuts.is_empty() {
         return None;
     }
