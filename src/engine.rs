@@ -393,11 +393,9 @@ fn check_document(
     let batch = BATCH.min(settings.split_min).max(1);
     if settings.threads <= 1 || n <= batch || text.len() < settings.split_min {
         for i in 0..n {
-            let mut cx = Context::new(settings);
-            if let Some(entry) = check(i, &mut cx) {
+            if let Some(entry) = check(i, &mut walk.cx) {
                 walk.entry(&head, &children, &entry);
             }
-            walk.cx.absorb(cx);
         }
     } else {
         // The entry hooks run on several threads, a batch of entries at a time, while this
