@@ -274,21 +274,6 @@ fn cut_after(text: &str, at: usize) -> Option<usize> {
     }
 }
 
-/// Parses every piece of `layout` with the options `options()` makes, on up to `threads` threads.
-/// `None` when a piece does not parse.
-pub fn parse<'b>(
-    layout: &'b Layout,
-    options: impl Fn() -> roxmltree::ParsingOptions<'b> + Sync,
-    threads: usize,
-) -> Option<Vec<Document<'b>>> {
-    let slots: Vec<OnceLock<Document<'b>>> =
-        layout.pieces.iter().map(|_| OnceLock::new()).collect();
-    if !parse_into(layout, options, threads, &slots) {
-        return None;
-    }
-    slots.into_iter().map(OnceLock::into_inner).collect()
-}
-
 /// Parses the pieces of `layout` whose slot is empty into their slots (`slots[i]` holds piece
 /// `i`), on up to `threads` threads. False when a piece does not parse.
 pub fn parse_into<'b>(
@@ -339,6 +324,16 @@ pub fn parse_into<'b>(
 mod tests {
     use super::*;
 
+    /// Every piece parsed, in order; `None` when one does not parse.
+    fn parse(layout: &Layout, threads: usize) -> Option<Vec<Document<'_>>> {
+        let slots: Vec<OnceLock<Document<'_>>> =
+            layout.pieces.iter().map(|_| OnceLock::new()).collect();
+        if !parse_into(layout, roxmltree::ParsingOptions::default, threads, &slots) {
+            return None;
+        }
+        slots.into_iter().map(OnceLock::into_inner).collect()
+    }
+
     fn sitemap(n: usize) -> String {
         let mut s = String::from(
             "<?xml version=\"1.0\"?>\n<!-- c -->\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\"\n  xmlns:x=\"urn:x\">\n",
@@ -355,7 +350,7 @@ mod tests {
         let text = sitemap(40_000);
         let layout = layout(text.clone(), 0, 1 << 16).expect("splits");
         assert!(layout.pieces.len() > 10);
-        let docs = parse(&layout, roxmltree::ParsingOptions::default, 2).expect("parses");
+        let docs = parse(&layout, 2).expect("parses");
         assert_eq!(docs.len(), layout.pieces.len());
         let mut urls = 0;
         for (doc, piece) in docs.iter().zip(&layout.pieces) {
@@ -389,7 +384,7 @@ mod tests {
         let layout = layout(text.clone(), 0, 1_000).expect("splits");
         assert!(layout.pieces.len() > 10);
         // Some cuts land in the comment: those pieces do not parse, so the file is parsed whole.
-        assert!(parse(&layout, roxmltree::ParsingOptions::default, 2).is_none());
+        assert!(parse(&layout, 2).is_none());
     }
 
     #[test]
