@@ -743,7 +743,7 @@ fn check_split(
 fn has_other_children(doc: &Document<'_>) -> bool {
     doc.root_element()
         .children()
-        .any(|n| n.is_element() && !matches!(n.tag_name().name(), "url" | "sitemap"))
+        .any(|n| n.is_element() && !crate::model::is_entry_name(n.tag_name().name()))
 }
 
 /// What the threads of [`check_split`] share.

@@ -533,6 +533,12 @@ impl<'a> Sitemap<'a> {
     }
 }
 
+/// Whether a child of the root named `local_name` is an entry (`<url>` or `<sitemap>`, whichever
+/// the file's kind: see [`RootChildren::entries`]).
+pub fn is_entry_name(local_name: &str) -> bool {
+    matches!(local_name, "url" | "sitemap")
+}
+
 /// The children of the root in one parsed document (the whole file, or one of the pieces a
 /// large file is split into, see [`crate::split`]).
 #[derive(Debug, Default)]
@@ -567,7 +573,7 @@ impl<'a> RootChildren<'a> {
             match node.node_type() {
                 NodeType::Element => {
                     let element = Element::new(node, base, source);
-                    if matches!(element.local_name(), "url" | "sitemap") {
+                    if is_entry_name(element.local_name()) {
                         out.entries.push(element);
                     } else if out.other_children.len() >= MAX_OTHER_CHILDREN {
                         out.other_children_omitted += 1;

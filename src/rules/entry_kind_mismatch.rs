@@ -88,9 +88,10 @@ impl<'a> Collector<'a> for Wrong {
         let Some(first) = self.spans.first() else {
             return;
         };
-        let (expected, found, other_root) = match self.expected {
-            EntryKind::Url => (EntryKind::Url, EntryKind::Sitemap.name(), "sitemapindex"),
-            EntryKind::Sitemap => (EntryKind::Sitemap, EntryKind::Url.name(), "urlset"),
+        let expected = self.expected;
+        let (found, other_root) = match expected {
+            EntryKind::Url => (EntryKind::Sitemap.name(), "sitemapindex"),
+            EntryKind::Sitemap => (EntryKind::Url.name(), "urlset"),
         };
         let root = sitemap.root.qualified_name(sitemap.source);
         if self.count == sitemap.entry_count {
