@@ -28,6 +28,7 @@ pub mod split;
 pub mod suggest;
 pub mod suppress;
 pub mod uri;
+pub mod url_key;
 pub mod w3c_datetime;
 pub mod xml;
 pub mod xml_decl;

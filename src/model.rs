@@ -4,6 +4,7 @@ use std::borrow::Cow;
 use std::ops::Range;
 use std::sync::OnceLock;
 
+use crate::url_key::UrlKey;
 use crate::{uri, w3c_datetime};
 
 use roxmltree::{Document, Node, NodeType};
@@ -213,6 +214,9 @@ pub struct Value<'a> {
     url_problems: OnceLock<Vec<uri::Problem>>,
     /// The W3C Datetime verdict of the trimmed value, computed once for all date rules.
     date: OnceLock<Box<w3c_datetime::Verdict>>,
+    /// The parts and fingerprint of the trimmed value, computed once for the rules that compare
+    /// URLs.
+    url_key: OnceLock<UrlKey>,
 }
 
 impl<'a> Value<'a> {
@@ -225,6 +229,11 @@ impl<'a> Value<'a> {
     pub fn url_problems(&self) -> &[uri::Problem] {
         self.url_problems
             .get_or_init(|| uri::check_http_url(self.trimmed()))
+    }
+
+    /// The parts and fingerprint of the trimmed value (see [`UrlKey`]).
+    pub fn url_key(&self) -> &UrlKey {
+        self.url_key.get_or_init(|| UrlKey::of(self.trimmed()))
     }
 
     /// The trimmed value parsed as a W3C Datetime (see [`w3c_datetime::parse`]).
@@ -365,7 +374,13 @@ impl Field {
     }
 
     pub fn from_name(name: &str) -> Option<Field> {
-        Field::ALL.into_iter().find(|f| f.name() == name)
+        match name {
+            "loc" => Some(Field::Loc),
+            "lastmod" => Some(Field::Lastmod),
+            "changefreq" => Some(Field::Changefreq),
+            "priority" => Some(Field::Priority),
+            _ => None,
+        }
     }
 
     /// Whether the field belongs in entries of this kind of file (`<sitemap>` has only loc and lastmod).
@@ -418,6 +433,11 @@ impl EntryKind {
         } else {
             EntryKind::Sitemap
         }
+    }
+
+    /// Whether entries of this kind may hold `field` (`<sitemap>` has only loc and lastmod).
+    pub fn allows(self, field: Field) -> bool {
+        self == EntryKind::Url || matches!(field, Field::Loc | Field::Lastmod)
     }
 
     pub fn name(self) -> &'static str {
@@ -840,6 +860,7 @@ pub fn build_value<'a>(element: Element<'a>, base: usize, source: &'a str) -> Va
         verbatim,
         url_problems: OnceLock::new(),
         date: OnceLock::new(),
+        url_key: OnceLock::new(),
     }
 }
 

@@ -1,4 +1,4 @@
-//! Where sitemaps live: URL parts and fingerprints for the location rules, and the checks across the files of one run.
+//! Where sitemaps live: the checks across the files of one run, and how an index's children map to files.
 //!
 //! A run over several files (named, or found in a directory) is checked as a *set*: while each file
 //! is checked, the engine keeps a compact [`FileSummary`] (its kind, a 64-bit fingerprint and the
@@ -14,8 +14,6 @@
 //!   `--sitemap-url` gives its URL): `https://example.com/sitemaps/a.xml.gz` → `DIR/sitemaps/a.xml.gz`;
 //! - otherwise by file name: the child's last path segment names exactly one checked file.
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::ops::Range;
 use std::path::{Component, Path, PathBuf};
 
@@ -23,207 +21,8 @@ use crate::diagnostic::Diagnostic;
 use crate::model::{Entry, Kind, Sitemap};
 use crate::rule::MAX_REPORTS_PER_RULE;
 use crate::rules::{duplicate_loc, index_child};
+use crate::url_key::{FingerprintMap, UrlParts};
 use crate::Settings;
-
-// ---------------------------------------------------------------------------------------------
-// URL parts
-
-/// The parts of an absolute `http(s)` URL, as byte ranges of the text.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct UrlParts {
-    pub scheme: Range<usize>,
-    /// The host (an IPv6 literal keeps its brackets).
-    pub host: Range<usize>,
-    /// The digits after `:` (possibly empty), when a `:` follows the host.
-    pub port: Option<Range<usize>>,
-    /// From the first `/` after the authority to the query or fragment (may be empty).
-    pub path: Range<usize>,
-}
-
-impl UrlParts {
-    /// Splits `url` at `://`, the authority, and the path. `None` without `://` or a host.
-    /// Meant for values without URL errors; on others it still never panics.
-    pub fn parse(url: &str) -> Option<UrlParts> {
-        let b = url.as_bytes();
-        // A byte loop: a substring searcher costs more to set up than a short URL to scan.
-        let colon = b.windows(3).position(|w| w == b"://")?;
-        let scheme = 0..colon;
-        if scheme.is_empty() {
-            return None;
-        }
-        let auth_start = colon + 3;
-        let auth_end = b[auth_start..]
-            .iter()
-            .position(|&c| matches!(c, b'/' | b'?' | b'#'))
-            .map_or(b.len(), |p| auth_start + p);
-        let host_start = b[auth_start..auth_end]
-            .iter()
-            .rposition(|&c| c == b'@')
-            .map_or(auth_start, |p| auth_start + p + 1);
-        let (host, port) = if b.get(host_start) == Some(&b'[') {
-            let close = b[host_start..auth_end]
-                .iter()
-                .position(|&c| c == b']')
-                .map_or(auth_end, |p| host_start + p + 1);
-            let port = (b.get(close) == Some(&b':')).then(|| close + 1..auth_end);
-            (host_start..close, port)
-        } else {
-            match b[host_start..auth_end].iter().position(|&c| c == b':') {
-                Some(p) => (
-                    host_start..host_start + p,
-                    Some(host_start + p + 1..auth_end),
-                ),
-                None => (host_start..auth_end, None),
-            }
-        };
-        if host.is_empty() {
-            return None;
-        }
-        let path_end = b[auth_end..]
-            .iter()
-            .position(|&c| matches!(c, b'?' | b'#'))
-            .map_or(b.len(), |p| auth_end + p);
-        Some(UrlParts {
-            scheme,
-            host,
-            port,
-            path: auth_end..path_end,
-        })
-    }
-
-    /// The port in effect: the written one, else 80 for `http` and 443 for `https`.
-    pub fn effective_port(&self, url: &str) -> Option<u16> {
-        match self.port.as_ref().map(|p| &url[p.clone()]) {
-            Some(p) if !p.is_empty() => p.parse().ok(),
-            _ => default_port(&url[self.scheme.clone()]),
-        }
-    }
-
-    /// Whether `self` (of `a`) and `other` (of `b`) have the same scheme, host and port
-    /// (compared without case, a default port written or not).
-    pub fn same_origin(&self, a: &str, other: &UrlParts, b: &str) -> bool {
-        a[self.scheme.clone()].eq_ignore_ascii_case(&b[other.scheme.clone()])
-            && a[self.host.clone()].eq_ignore_ascii_case(&b[other.host.clone()])
-            && self.effective_port(a) == other.effective_port(b)
-    }
-}
-
-fn default_port(scheme: &str) -> Option<u16> {
-    if scheme.eq_ignore_ascii_case("http") {
-        Some(80)
-    } else if scheme.eq_ignore_ascii_case("https") {
-        Some(443)
-    } else {
-        None
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Fingerprints
-
-/// A 64-bit fingerprint of `url` after normalising what does not change the resource: scheme
-/// and host case, a default port (`:443` for `https`, `:80` for `http`, or an empty `:`), an
-/// empty path (same as `/`) and the case of percent-escapes (`%2f` = `%2F`). Allocation-free.
-///
-/// Two different URLs share a fingerprint with probability about 2⁻⁶⁴ per pair (for a million
-/// URLs, about one chance in 30 million that any two do).
-pub fn fingerprint(url: &str) -> u64 {
-    let mut h = Fnv::new();
-    let b = url.as_bytes();
-    let Some(p) = UrlParts::parse(url) else {
-        h.escaped(b);
-        return h.finish_mix();
-    };
-    for &c in &b[p.scheme.clone()] {
-        h.byte(c.to_ascii_lowercase());
-    }
-    h.bytes(b"://");
-    // User info (rare) as written, then the host without case.
-    h.escaped(&b[p.scheme.end + 3..p.host.start]);
-    for &c in &b[p.host.clone()] {
-        h.byte(c.to_ascii_lowercase());
-    }
-    if let Some(port) = &p.port {
-        let digits = &url[port.clone()];
-        let default = default_port(&url[p.scheme.clone()]);
-        if !digits.is_empty() && digits.parse::<u16>().ok() != default {
-            h.byte(b':');
-            h.bytes(digits.trim_start_matches('0').as_bytes());
-        }
-    }
-    if p.path.is_empty() {
-        h.byte(b'/');
-    }
-    h.escaped(&b[p.path.start..]);
-    h.finish_mix()
-}
-
-/// FNV-1a over bytes, finished with a 64-bit mixer (fast for short strings; deterministic).
-struct Fnv(u64);
-
-impl Fnv {
-    fn new() -> Fnv {
-        Fnv(0xcbf2_9ce4_8422_2325)
-    }
-
-    fn byte(&mut self, b: u8) {
-        self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
-    }
-
-    fn bytes(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.byte(b);
-        }
-    }
-
-    /// Bytes with the hex digits of percent-escapes upper-cased.
-    fn escaped(&mut self, bytes: &[u8]) {
-        let mut hex = 0;
-        for &b in bytes {
-            if hex > 0 {
-                hex -= 1;
-                self.byte(b.to_ascii_uppercase());
-            } else {
-                if b == b'%' {
-                    hex = 2;
-                }
-                self.byte(b);
-            }
-        }
-    }
-
-    fn finish_mix(&self) -> u64 {
-        let mut k = self.0;
-        k ^= k >> 33;
-        k = k.wrapping_mul(0xff51_afd7_ed55_8ccd);
-        k ^= k >> 33;
-        k = k.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
-        k ^ (k >> 33)
-    }
-}
-
-/// A hasher for keys that are already fingerprints: passes the `u64` through.
-#[derive(Default)]
-pub struct IdHasher(u64);
-
-impl Hasher for IdHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 << 8) | u64::from(b);
-        }
-    }
-
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
-    }
-}
-
-/// A map keyed by fingerprints.
-pub type FingerprintMap<V> = HashMap<u64, V, BuildHasherDefault<IdHasher>>;
 
 // ---------------------------------------------------------------------------------------------
 // Per-file summaries
@@ -287,7 +86,7 @@ impl FileSummary {
             Kind::UrlSet => {
                 if let (Ok(start), Ok(end)) = (u32::try_from(span.start), u32::try_from(span.end)) {
                     self.locs.push(LocPrint {
-                        fingerprint: fingerprint(value),
+                        fingerprint: loc.url_key().fingerprint,
                         start,
                         end,
                     });
@@ -735,47 +534,6 @@ pub fn sniff_kind(path: &Path) -> Option<Kind> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn fingerprints_normalise_case_ports_and_escapes() {
-        let same = [
-            ("https://example.com/a%2fb", "HTTPS://Example.COM:443/a%2Fb"),
-            ("http://example.com", "http://example.com:80/"),
-            ("http://example.com:/x", "http://example.com/x"),
-        ];
-        for (a, b) in same {
-            assert_eq!(fingerprint(a), fingerprint(b), "{a} = {b}");
-        }
-        let different = [
-            ("https://example.com/A", "https://example.com/a"),
-            ("http://example.com/", "https://example.com/"),
-            ("https://example.com:8443/", "https://example.com/"),
-            ("https://example.com/?a", "https://example.com/"),
-            ("https://www.example.com/", "https://example.com/"),
-        ];
-        for (a, b) in different {
-            assert_ne!(fingerprint(a), fingerprint(b), "{a} ≠ {b}");
-        }
-    }
-
-    #[test]
-    fn url_parts_split_authority_and_path() {
-        let u = "https://user@[::1]:8080/a/b?q#f";
-        let p = UrlParts::parse(u).unwrap();
-        assert_eq!(&u[p.scheme.clone()], "https");
-        assert_eq!(&u[p.host.clone()], "[::1]");
-        assert_eq!(&u[p.port.clone().unwrap()], "8080");
-        assert_eq!(&u[p.path.clone()], "/a/b");
-        assert_eq!(p.effective_port(u), Some(8080));
-        let u = "http://example.com";
-        let p = UrlParts::parse(u).unwrap();
-        assert_eq!(p.path, u.len()..u.len());
-        assert_eq!(p.effective_port(u), Some(80));
-        for junk in ["", "://", "http://", "x", "http://@:"] {
-            let _ = UrlParts::parse(junk);
-            let _ = fingerprint(junk);
-        }
-    }
 
     #[test]
     fn site_derives_the_root_from_the_named_file() {

@@ -69,7 +69,7 @@ pub fn find_more(doc: &Document<'_>, text: &str, base: usize, out: &mut Vec<Dire
     if out.len() > MAX_DIRECTIVES {
         return false;
     }
-    if !parsed.contains(MARKER) {
+    if memchr::memmem::find(parsed.as_bytes(), MARKER.as_bytes()).is_none() {
         return true;
     }
     for (pos, _) in parsed.match_indices(MARKER) {

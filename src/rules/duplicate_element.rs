@@ -6,7 +6,6 @@ use std::ops::Range;
 
 use crate::model::{Child, ChildKind, Entry, Field, Sitemap};
 use crate::rule::{Context, Rule, RuleMeta};
-use crate::rules::unknown_element;
 
 declare_rule! {
     /// ## What it does
@@ -80,8 +79,21 @@ impl Rule for Check {
     }
 
     fn check_entry(&self, sitemap: &Sitemap<'_>, entry: &Entry<'_>, cx: &mut Context<'_>) {
+        // Most entries hold each field at most once: one pass over the kinds says so.
+        let mut seen = 0u8;
+        let repeated = entry.children.iter().any(|c| match c.kind {
+            ChildKind::Field(f) => {
+                let bit = 1 << f as u8;
+                let again = seen & bit != 0;
+                seen |= bit;
+                again
+            }
+            _ => false,
+        });
+        if !repeated {
+            return;
+        }
         let source = sitemap.source;
-        let allowed = unknown_element::allowed_children(entry.kind);
         let parent = entry.element.qualified_name(source);
         for segment in segments(entry) {
             for i in segment.clone() {
@@ -90,7 +102,7 @@ impl Rule for Check {
                     continue;
                 };
                 // `<changefreq>` in a `<sitemap>` is reported by `unknown-element`, each one.
-                if !allowed.contains(&field.name()) {
+                if !entry.kind.allows(field) {
                     continue;
                 }
                 // A second `<loc>` starts a segment: compare it with those of the whole entry.

@@ -6,7 +6,7 @@ use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
 use crate::model::{Entry, Kind, Sitemap};
 use crate::rule::{Collector, Context, Rule, RuleMeta};
-use crate::site_set::{fingerprint, FingerprintMap};
+use crate::url_key::FingerprintMap;
 
 declare_rule! {
     /// ## What it does
@@ -88,7 +88,7 @@ impl<'a> Collector<'a> for Seen {
         };
         let first = *self
             .first
-            .entry(fingerprint(value))
+            .entry(loc.url_key().fingerprint)
             .or_insert((start, end));
         if first == (start, end) {
             return;

@@ -6,7 +6,7 @@ use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
 use crate::model::{Entry, Kind, Sitemap};
 use crate::rule::{Context, Rule, RuleMeta};
-use crate::site_set::fingerprint;
+use crate::url_key::fingerprint;
 
 declare_rule! {
     /// ## What it does
@@ -69,7 +69,7 @@ impl Rule for Check {
         };
         let Some(loc) = entry.loc() else { return };
         let value = loc.trimmed();
-        if !value.is_empty() && fingerprint(value) == fingerprint(url) {
+        if !value.is_empty() && loc.url_key().fingerprint == fingerprint(url) {
             cx.report(self_listing(loc.span(sitemap.source), value));
         }
     }

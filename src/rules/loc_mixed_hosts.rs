@@ -7,7 +7,6 @@ use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
 use crate::model::{Entry, Kind, Sitemap};
 use crate::rule::{Collector, Context, Rule, RuleMeta};
-use crate::site_set::UrlParts;
 
 declare_rule! {
     /// ## What it does
@@ -85,7 +84,7 @@ impl<'a> Collector<'a> for Hosts<'a> {
             return;
         }
         let value = loc.trimmed();
-        let Some(parts) = UrlParts::parse(value) else {
+        let Some(parts) = &loc.url_key().parts else {
             return;
         };
         let host = &value[parts.host.clone()];

@@ -6,7 +6,7 @@ use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
 use crate::model::{Entry, Kind, Sitemap};
 use crate::rule::{Collector, Context, Rule, RuleMeta};
-use crate::site_set::UrlParts;
+use crate::url_key::UrlParts;
 
 declare_rule! {
     /// ## What it does
@@ -108,7 +108,7 @@ impl<'a> Collector<'a> for Scope {
             return;
         }
         let value = loc.trimmed();
-        let Some(parts) = UrlParts::parse(value) else {
+        let Some(parts) = &loc.url_key().parts else {
             return;
         };
         let b = &base.url;
@@ -142,7 +142,7 @@ impl<'a> Collector<'a> for Scope {
         let port_written = |p: &UrlParts, u: &str| p.port.as_ref().is_some_and(|r| !u[r.clone()].is_empty());
         if bp != lp
             && bh.eq_ignore_ascii_case(lh)
-            && (bs.eq_ignore_ascii_case(ls) || port_written(&base.parts, b) || port_written(&parts, value))
+            && (bs.eq_ignore_ascii_case(ls) || port_written(&base.parts, b) || port_written(parts, value))
         {
             let show = |p: Option<u16>| p.map_or_else(|| "?".to_string(), |p| p.to_string());
             kinds.push(format!("another port ({}, not {})", show(lp), show(bp)));
@@ -168,7 +168,7 @@ impl<'a> Collector<'a> for Scope {
                 .max(base.parts.host.end);
             let fixed = format!("{}{}", &b[..origin_end_b], &value[origin_end..]);
             let in_dir = sitemap.kind == Kind::Index
-                || path_or_root(value, &parts).starts_with(&b[base.dir.clone()]);
+                || path_or_root(value, parts).starts_with(&b[base.dir.clone()]);
             let help = if in_dir && crate::uri::check_http_url(&fixed).is_empty() {
                 let what = if sitemap.kind == Kind::Index { "sitemap" } else { "page" };
                 format!("if the {what} is served there too, write `{fixed}`; otherwise list it in a sitemap on its own site")
@@ -190,7 +190,7 @@ impl<'a> Collector<'a> for Scope {
             return;
         }
         let dir = &b[base.dir.clone()];
-        let path = path_or_root(value, &parts);
+        let path = path_or_root(value, parts);
         if path.starts_with(dir) {
             return;
         }

@@ -146,6 +146,16 @@ impl Rule for Check {
     }
 
     fn check_entry(&self, sitemap: &Sitemap<'_>, entry: &Entry<'_>, cx: &mut Context<'_>) {
+        // Almost every child is a field the entry may hold, or an extension: nothing to report.
+        let index_entry = entry.kind == EntryKind::Sitemap && sitemap.kind == Kind::Index;
+        let worth_a_look = |c: &Child<'_>| match c.kind {
+            ChildKind::Field(f) => !entry.kind.allows(f),
+            ChildKind::Unknown => true,
+            ChildKind::Foreign => index_entry && is_xhtml(c),
+        };
+        if !entry.children.iter().any(worth_a_look) {
+            return;
+        }
         let missing_loc_reports_lookalike = cx.settings.severity_of(&missing_loc::META).is_some();
         let link_rule_reports_links = cx
             .settings
@@ -234,7 +244,7 @@ fn report_child(sitemap: &Sitemap<'_>, entry: &Entry<'_>, child: &Child<'_>, cx:
     let local = child.element.local_name();
     let allowed = allowed_children(entry.kind);
     match child.kind {
-        ChildKind::Field(f) if !allowed.contains(&f.name()) => {
+        ChildKind::Field(f) if !entry.kind.allows(f) => {
             // A `<sitemap>` in a `<urlset>` (or the reverse) is reported by `entry-kind-mismatch`;
             // which children it may have depends on how that is fixed.
             let file_entry = sitemap.kind.entry_name();
@@ -289,5 +299,24 @@ fn report_child(sitemap: &Sitemap<'_>, entry: &Entry<'_>, child: &Child<'_>, cx:
             cx.report(d);
         }
         _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The fast test of `check_entry` and `duplicate-element` agree with the names in the texts.
+    #[test]
+    fn allows_agrees_with_allowed_children() {
+        for kind in [EntryKind::Url, EntryKind::Sitemap] {
+            for field in Field::ALL {
+                assert_eq!(
+                    kind.allows(field),
+                    allowed_children(kind).contains(&field.name()),
+                    "{kind:?} {field:?}"
+                );
+            }
+        }
     }
 }
