@@ -11,7 +11,7 @@ use std::num::NonZeroUsize;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::{mpsc, Arc, Condvar, Mutex, PoisonError};
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::thread;
 
 use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
@@ -656,21 +656,31 @@ fn check_target(target: &Target, settings: &Settings) -> io::Result<Outcome> {
     })
 }
 
-/// Shared between the workers and the renderer: which index to take next, which one the renderer
-/// waits for, and whether to stop.
-struct Schedule {
+/// Shared between the calling thread and the helpers of [`run_ordered`].
+struct Schedule<T> {
     next_take: usize,
+    /// The index `consume` gets next.
     next_done: usize,
+    /// Results not yet consumed, by index.
+    ready: BTreeMap<usize, io::Result<T>>,
     stop: bool,
+    /// A helper died outside `work` (a bug): what it took will never come.
+    broken: bool,
+    /// Whether the calling thread sleeps until `next_done` is ready, and how many helpers sleep
+    /// until the window moves: a wake-up costs a system call, so only sleepers get one.
+    caller_waits: bool,
+    helpers_waiting: usize,
 }
 
-/// Runs `work(i)` for `i` in `0..n` on `jobs` worker threads and hands each result to `consume`
-/// in index order.
+/// Runs `work(i)` for `i` in `0..n` on `jobs` threads (the calling one and `jobs - 1` helpers)
+/// and hands each result to `consume`, on the calling thread, in index order.
 ///
-/// Workers take at most `2 × jobs` indices ahead of the one `consume` waits for, so only that
-/// many results (each holding a file's text) exist at once, however many inputs there are. When
-/// `consume` fails (a closed pipe), the workers stop and the error is returned. A panic in `work`
-/// is caught and becomes an error result.
+/// At most `2 × jobs` indices are taken ahead of the one `consume` waits for, so only that many
+/// results (each holding a file's text) exist at once, however many inputs there are. The calling
+/// thread consumes what is ready between its own items, so no thread is woken per item (on a
+/// virtual machine a wake-up costs tens of microseconds). When `consume` fails (a closed pipe),
+/// the helpers stop and the error is returned. A panic in `work` is caught and becomes an error
+/// result.
 fn run_ordered<T: Send>(
     n: usize,
     jobs: usize,
@@ -685,67 +695,112 @@ fn run_ordered<T: Send>(
     let schedule = Mutex::new(Schedule {
         next_take: 0,
         next_done: 0,
+        ready: BTreeMap::new(),
         stop: false,
+        broken: false,
+        caller_waits: false,
+        helpers_waiting: 0,
     });
-    let wake = Condvar::new();
+    // Helpers wait on `moved` for the window to move; the calling thread waits on `arrived`.
+    let (moved, arrived) = (Condvar::new(), Condvar::new());
     let lock = || schedule.lock().unwrap_or_else(PoisonError::into_inner);
-    let (tx, rx) = mpsc::channel::<(usize, io::Result<T>)>();
+    let run = |i: usize| {
+        catch_unwind(AssertUnwindSafe(|| work(i))).unwrap_or_else(|_| {
+            Err(io::Error::other(
+                "internal error: sitemap-lint failed while reading this file",
+            ))
+        })
+    };
 
     thread::scope(|scope| {
-        for _ in 0..jobs {
-            let tx = tx.clone();
-            let (lock, wake, work) = (&lock, &wake, &work);
-            let worker = move || loop {
-                let i = {
+        for _ in 1..jobs {
+            let (schedule, lock, moved, arrived, run) = (&schedule, &lock, &moved, &arrived, &run);
+            let helper = move || {
+                // Tells the calling thread if this helper dies with an item taken.
+                let guard = Departure { schedule, arrived };
+                loop {
+                    let i = {
+                        let mut s = lock();
+                        while !s.stop && s.next_take < n && s.next_take >= s.next_done + window {
+                            s.helpers_waiting += 1;
+                            s = moved.wait(s).unwrap_or_else(PoisonError::into_inner);
+                            s.helpers_waiting -= 1;
+                        }
+                        if s.stop || s.next_take >= n {
+                            break;
+                        }
+                        s.next_take += 1;
+                        s.next_take - 1
+                    };
+                    let result = run(i);
                     let mut s = lock();
-                    while !s.stop && s.next_take < n && s.next_take >= s.next_done + window {
-                        s = wake.wait(s).unwrap_or_else(PoisonError::into_inner);
+                    s.ready.insert(i, result);
+                    if i == s.next_done && s.caller_waits {
+                        arrived.notify_one();
                     }
-                    if s.stop || s.next_take >= n {
-                        break;
-                    }
-                    s.next_take += 1;
-                    s.next_take - 1
-                };
-                let result = catch_unwind(AssertUnwindSafe(|| work(i))).unwrap_or_else(|_| {
-                    Err(io::Error::other(
-                        "internal error: sitemap-lint failed while reading this file",
-                    ))
-                });
-                if tx.send((i, result)).is_err() {
-                    break;
                 }
+                std::mem::forget(guard);
             };
             thread::Builder::new()
                 .name("sitemap-lint-worker".into())
                 .stack_size(WORKER_STACK)
-                .spawn_scoped(scope, worker)?;
+                .spawn_scoped(scope, helper)?;
         }
-        drop(tx);
 
-        let mut pending = BTreeMap::new();
-        let mut next = 0;
-        let mut result = Ok(());
-        'receive: for (i, outcome) in rx.iter() {
-            pending.insert(i, outcome);
-            while let Some(outcome) = pending.remove(&next) {
-                if let Err(e) = consume(next, outcome) {
-                    result = Err(e);
-                    break 'receive;
+        let mut s = lock();
+        let result = loop {
+            let i = s.next_done;
+            if let Some(outcome) = s.ready.remove(&i) {
+                drop(s);
+                let consumed = consume(i, outcome);
+                s = lock();
+                if let Err(e) = consumed {
+                    break Err(e);
                 }
-                next += 1;
-                lock().next_done = next;
-                wake.notify_all();
+                s.next_done += 1;
+                if s.helpers_waiting > 0 {
+                    moved.notify_all();
+                }
+                if s.next_done == n {
+                    break Ok(());
+                }
+            } else if s.broken {
+                break Err(io::Error::other("a worker thread stopped unexpectedly"));
+            } else if s.next_take < n && s.next_take < s.next_done + window {
+                let i = s.next_take;
+                s.next_take += 1;
+                drop(s);
+                let outcome = run(i);
+                s = lock();
+                s.ready.insert(i, outcome);
+            } else {
+                s.caller_waits = true;
+                s = arrived.wait(s).unwrap_or_else(PoisonError::into_inner);
+                s.caller_waits = false;
             }
-        }
-        lock().stop = true;
-        wake.notify_all();
-        drop(rx);
-        if result.is_ok() && next < n {
-            result = Err(io::Error::other("a worker thread stopped unexpectedly"));
-        }
+        };
+        s.stop = true;
+        s.ready.clear();
+        drop(s);
+        moved.notify_all();
         result
     })
+}
+
+/// Marks the schedule broken when a helper of [`run_ordered`] unwinds (it is forgotten on the
+/// normal way out).
+struct Departure<'a, T> {
+    schedule: &'a Mutex<Schedule<T>>,
+    arrived: &'a Condvar,
+}
+
+impl<T> Drop for Departure<'_, T> {
+    fn drop(&mut self) {
+        let mut s = self.schedule.lock().unwrap_or_else(PoisonError::into_inner);
+        s.broken = true;
+        drop(s);
+        self.arrived.notify_one();
+    }
 }
 
 /// A short, stable description of an I/O error for messages.
