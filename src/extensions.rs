@@ -2250,6 +2250,10 @@ pub fn check_root(sitemap: &Sitemap<'_>, class: Class) -> Vec<Problem> {
 /// One walk finds the problems of every class; it runs on the first call for an entry and its
 /// result is kept in [`Entry::extension_problems`], so the three extension rules share it.
 pub fn check_entry(sitemap: &Sitemap<'_>, entry: &Entry<'_>, class: Class) -> Vec<Problem> {
+    // Only children of other namespaces are extensions; most entries have none.
+    if !entry.children.iter().any(|c| c.kind == ChildKind::Foreign) {
+        return Vec::new();
+    }
     entry
         .extension_problems
         .get_or_init(|| {

@@ -794,6 +794,12 @@ pub fn is_link(child: &crate::model::Child<'_>) -> bool {
         && child.element.namespace() == Some(XHTML_NS)
 }
 
+/// Whether a `<url>` entry has any `<xhtml:link>` child: the hreflang rules return at once when
+/// it has none (most entries of most sitemaps).
+pub fn has_links(entry: &crate::model::Entry<'_>) -> bool {
+    entry.kind == crate::model::EntryKind::Url && entry.children.iter().any(is_link)
+}
+
 /// The `<xhtml:link>` children of a `<url>` entry, in document order (none for `<sitemap>`).
 pub fn links<'e, 'a>(
     entry: &'e crate::model::Entry<'a>,

@@ -213,7 +213,7 @@ pub struct Value<'a> {
     /// The URL check of the trimmed value, computed once for all URL rules.
     url_problems: OnceLock<Vec<uri::Problem>>,
     /// The W3C Datetime verdict of the trimmed value, computed once for all date rules.
-    date: OnceLock<Box<w3c_datetime::Verdict>>,
+    date: OnceLock<w3c_datetime::Verdict>,
     /// The parts and fingerprint of the trimmed value, computed once for the rules that compare
     /// URLs.
     url_key: OnceLock<UrlKey>,
@@ -239,7 +239,7 @@ impl<'a> Value<'a> {
     /// The trimmed value parsed as a W3C Datetime (see [`w3c_datetime::parse`]).
     pub fn date(&self) -> &w3c_datetime::Verdict {
         self.date
-            .get_or_init(|| Box::new(w3c_datetime::parse(self.trimmed())))
+            .get_or_init(|| w3c_datetime::parse(self.trimmed()))
     }
 
     /// Source span of the trimmed value; the whole element when the value is empty.
@@ -724,13 +724,22 @@ fn classify(
     entry_ns: Option<&str>,
 ) -> (ChildKind, bool) {
     let ns = element.namespace();
-    let sitemap_element = ns == root_ns || ns == entry_ns || ns.is_none();
+    let sitemap_element = same_ns(ns, root_ns) || same_ns(ns, entry_ns) || ns.is_none();
     let kind = match Field::from_name(element.local_name()) {
         Some(f) if sitemap_element => ChildKind::Field(f),
         _ if sitemap_element => ChildKind::Unknown,
         _ => ChildKind::Foreign,
     };
-    (kind, !sitemap_element || ns == root_ns)
+    (kind, !sitemap_element || same_ns(ns, root_ns))
+}
+
+/// `a == b` for namespace URIs, which usually are the same slice of the document's namespace
+/// table: compared by address first.
+fn same_ns(a: Option<&str>, b: Option<&str>) -> bool {
+    match (a, b) {
+        (Some(a), Some(b)) => std::ptr::eq(a, b) || a == b,
+        (a, b) => a.is_none() && b.is_none(),
+    }
 }
 
 impl<'a> Entry<'a> {
@@ -739,7 +748,8 @@ impl<'a> Entry<'a> {
         let entry_ns = self.element.namespace();
         let base = self.element.base();
         let node = self.element.node;
-        self.children = Vec::with_capacity(node.children().filter(|n| n.is_element()).count());
+        // Four fields fit the first allocation; entries with extensions grow it a few times.
+        self.children = Vec::new();
         self.stray_text = Vec::new();
         self.extension_problems = OnceLock::new();
         for node in node.children() {

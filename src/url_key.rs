@@ -30,21 +30,29 @@ impl UrlParts {
             return None;
         }
         let auth_start = colon + 3;
-        let auth_end =
-            memchr::memchr3(b'/', b'?', b'#', &b[auth_start..]).map_or(b.len(), |p| auth_start + p);
-        let host_start = memchr::memrchr(b'@', &b[auth_start..auth_end])
-            .map_or(auth_start, |p| auth_start + p + 1);
+        // One pass over the authority (short): where it ends, the last `@` and the first `:`
+        // after it.
+        let (mut auth_end, mut at, mut port_colon) = (b.len(), None, None);
+        for (i, &c) in b.iter().enumerate().skip(auth_start) {
+            match c {
+                b'/' | b'?' | b'#' => {
+                    auth_end = i;
+                    break;
+                }
+                b'@' => (at, port_colon) = (Some(i), None),
+                b':' if port_colon.is_none() => port_colon = Some(i),
+                _ => {}
+            }
+        }
+        let host_start = at.map_or(auth_start, |p| p + 1);
         let (host, port) = if b.get(host_start) == Some(&b'[') {
             let close = memchr::memchr(b']', &b[host_start..auth_end])
                 .map_or(auth_end, |p| host_start + p + 1);
             let port = (b.get(close) == Some(&b':')).then(|| close + 1..auth_end);
             (host_start..close, port)
         } else {
-            match memchr::memchr(b':', &b[host_start..auth_end]) {
-                Some(p) => (
-                    host_start..host_start + p,
-                    Some(host_start + p + 1..auth_end),
-                ),
+            match port_colon {
+                Some(p) => (host_start..p, Some(p + 1..auth_end)),
                 None => (host_start..auth_end, None),
             }
         };
@@ -114,41 +122,61 @@ pub fn fingerprint(url: &str) -> u64 {
 
 /// [`fingerprint`] of `url` split into `parts` (`None` when it does not split).
 pub fn fingerprint_parts(url: &str, parts: Option<&UrlParts>) -> u64 {
-    let mut h = WordHasher::default();
     let b = url.as_bytes();
+    // Usually the URL is its own normal form: no escape, no capital before the path, no port, a
+    // path. Then it is hashed as it stands, without a copy.
+    let plain = memchr::memchr(b'%', b).is_none();
+    let normal = plain
+        && parts.is_none_or(|p| {
+            p.port.is_none()
+                && !p.path.is_empty()
+                && !b[..p.host.end].iter().any(u8::is_ascii_uppercase)
+        });
+    if normal {
+        hash_bytes(b)
+    } else {
+        hash_bytes(&normal_form(url, parts))
+    }
+}
+
+/// The bytes [`fingerprint`] hashes: scheme and host in lower case, no default port, `/` for an
+/// empty path, percent-escapes in upper case.
+fn normal_form(url: &str, parts: Option<&UrlParts>) -> Vec<u8> {
+    let b = url.as_bytes();
+    let mut out = Vec::with_capacity(b.len() + 1);
     let Some(p) = parts else {
-        h.escaped(b);
-        return h.finish_mix();
+        escaped(&mut out, b);
+        return out;
     };
-    h.lowercase(&b[p.scheme.clone()]);
-    h.bytes(b"://");
+    out.extend(b[p.scheme.clone()].iter().map(u8::to_ascii_lowercase));
+    out.extend_from_slice(b"://");
     // User info (rare) as written, then the host without case.
-    h.escaped(&b[p.scheme.end + 3..p.host.start]);
-    h.lowercase(&b[p.host.clone()]);
+    escaped(&mut out, &b[p.scheme.end + 3..p.host.start]);
+    out.extend(b[p.host.clone()].iter().map(u8::to_ascii_lowercase));
     if let Some(port) = &p.port {
         let digits = &url[port.clone()];
         let default = default_port(&url[p.scheme.clone()]);
         if !digits.is_empty() && digits.parse::<u16>().ok() != default {
-            h.bytes(b":");
-            h.bytes(digits.trim_start_matches('0').as_bytes());
+            out.push(b':');
+            out.extend_from_slice(digits.trim_start_matches('0').as_bytes());
         }
     }
     if p.path.is_empty() {
-        h.bytes(b"/");
+        out.push(b'/');
     }
-    h.escaped(&b[p.path.start..]);
-    h.finish_mix()
+    escaped(&mut out, &b[p.path.start..]);
+    out
 }
 
-/// Hashes a byte stream eight bytes at a time (a folded 128-bit multiply per word), whatever
-/// slices it arrives in: the fingerprint depends only on the bytes.
-#[derive(Default)]
-struct WordHasher {
-    state: u64,
-    /// Bytes not yet hashed, little-endian, `pending` of them.
-    word: u64,
-    pending: u32,
-    len: u64,
+/// `bytes` with the two bytes after each `%` upper-cased (the hex digits of an escape).
+fn escaped(out: &mut Vec<u8>, mut bytes: &[u8]) {
+    while let Some(p) = memchr::memchr(b'%', bytes) {
+        out.extend_from_slice(&bytes[..=p]);
+        let hex = &bytes[p + 1..bytes.len().min(p + 3)];
+        out.extend(hex.iter().map(u8::to_ascii_uppercase));
+        bytes = &bytes[p + 1 + hex.len()..];
+    }
+    out.extend_from_slice(bytes);
 }
 
 const K0: u64 = 0x243f_6a88_85a3_08d3;
@@ -159,75 +187,25 @@ fn fold_mul(a: u64, b: u64) -> u64 {
     (r as u64) ^ ((r >> 64) as u64)
 }
 
-impl WordHasher {
-    fn absorb(&mut self, w: u64) {
-        self.state = fold_mul(self.state ^ w ^ K0, K1);
+/// A 64-bit hash of `bytes`, eight bytes at a time (a folded 128-bit multiply per word), with
+/// the length and a final mix.
+fn hash_bytes(bytes: &[u8]) -> u64 {
+    let mut state = 0u64;
+    let mut words = bytes.chunks_exact(8);
+    for w in &mut words {
+        let mut a = [0u8; 8];
+        a.copy_from_slice(w);
+        state = fold_mul(state ^ u64::from_le_bytes(a) ^ K0, K1);
     }
-
-    fn byte(&mut self, b: u8) {
-        self.word |= u64::from(b) << (8 * self.pending);
-        self.pending += 1;
-        self.len += 1;
-        if self.pending == 8 {
-            let w = self.word;
-            self.absorb(w);
-            self.word = 0;
-            self.pending = 0;
-        }
-    }
-
-    fn bytes(&mut self, mut bytes: &[u8]) {
-        while self.pending != 0 {
-            let Some((&b, rest)) = bytes.split_first() else {
-                return;
-            };
-            self.byte(b);
-            bytes = rest;
-        }
-        let mut words = bytes.chunks_exact(8);
-        for w in &mut words {
-            let mut a = [0u8; 8];
-            a.copy_from_slice(w);
-            self.absorb(u64::from_le_bytes(a));
-        }
-        self.len += (bytes.len() - words.remainder().len()) as u64;
-        for &b in words.remainder() {
-            self.byte(b);
-        }
-    }
-
-    fn lowercase(&mut self, bytes: &[u8]) {
-        if bytes.iter().any(u8::is_ascii_uppercase) {
-            for &b in bytes {
-                self.byte(b.to_ascii_lowercase());
-            }
-        } else {
-            self.bytes(bytes);
-        }
-    }
-
-    /// Bytes with the two bytes after each `%` upper-cased (the hex digits of an escape).
-    fn escaped(&mut self, mut bytes: &[u8]) {
-        while let Some(p) = memchr::memchr(b'%', bytes) {
-            self.bytes(&bytes[..=p]);
-            let hex = &bytes[p + 1..bytes.len().min(p + 3)];
-            for &b in hex {
-                self.byte(b.to_ascii_uppercase());
-            }
-            bytes = &bytes[p + 1 + hex.len()..];
-        }
-        self.bytes(bytes);
-    }
-
-    fn finish_mix(&self) -> u64 {
-        let mut k = fold_mul(self.state ^ self.word ^ K0, K1);
-        k = fold_mul(k ^ self.len, K0);
-        k ^= k >> 33;
-        k = k.wrapping_mul(0xff51_afd7_ed55_8ccd);
-        k ^= k >> 33;
-        k = k.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
-        k ^ (k >> 33)
-    }
+    let mut last = [0u8; 8];
+    last[..words.remainder().len()].copy_from_slice(words.remainder());
+    let mut k = fold_mul(state ^ u64::from_le_bytes(last) ^ K0, K1);
+    k = fold_mul(k ^ bytes.len() as u64, K0);
+    k ^= k >> 33;
+    k = k.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    k ^= k >> 33;
+    k = k.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    k ^ (k >> 33)
 }
 
 /// A `<loc>`'s parts and fingerprint, computed once (see [`crate::model::Value::url_key`]).
@@ -300,27 +278,31 @@ mod tests {
         }
     }
 
+    /// The shortcut for URLs in normal form hashes what the general way would build: those URLs
+    /// are their own normal form, and the others hash their normal form.
     #[test]
-    fn the_hasher_sees_bytes_not_slices() {
-        let text = b"https://example.com/a-long-path/with/segments?and=query%2f&more";
-        let mut whole = WordHasher::default();
-        whole.bytes(text);
-        for cut in 0..text.len() {
-            for cut2 in cut..text.len() {
-                let mut h = WordHasher::default();
-                h.bytes(&text[..cut]);
-                h.bytes(&text[cut..cut2]);
-                h.bytes(&text[cut2..]);
-                assert_eq!(
-                    h.finish_mix(),
-                    whole.finish_mix(),
-                    "cut at {cut} and {cut2}"
-                );
-            }
+    fn urls_in_normal_form_hash_as_themselves() {
+        let normal = [
+            "https://www.example.com/a/b?c=d",
+            "http://example.com/",
+            "no scheme",
+        ];
+        for url in normal {
+            let parts = UrlParts::parse(url);
+            assert_eq!(normal_form(url, parts.as_ref()), url.as_bytes(), "{url}");
+            assert_eq!(fingerprint(url), hash_bytes(url.as_bytes()), "{url}");
         }
-        let mut bytewise = WordHasher::default();
-        text.iter().for_each(|&b| bytewise.byte(b));
-        assert_eq!(bytewise.finish_mix(), whole.finish_mix());
+        let other = [
+            ("HTTPS://EXAMPLE.com:443", "https://example.com/"),
+            ("https://u@example.com:8080", "https://u@example.com:8080/"),
+            ("https://example.com/%2f?%7e", "https://example.com/%2F?%7E"),
+            ("http://example.com:80/x", "http://example.com/x"),
+        ];
+        for (url, form) in other {
+            let parts = UrlParts::parse(url);
+            assert_eq!(normal_form(url, parts.as_ref()), form.as_bytes(), "{url}");
+            assert_eq!(fingerprint(url), fingerprint(form), "{url}");
+        }
     }
 
     #[test]
@@ -352,6 +334,76 @@ mod tests {
         ] {
             let want = s.as_bytes().windows(3).position(|w| w == b"://");
             assert_eq!(scheme_end(s.as_bytes()), want, "{s:?}");
+        }
+    }
+
+    /// The straightforward split [`UrlParts::parse`] must agree with.
+    fn parse_reference(url: &str) -> Option<UrlParts> {
+        let b = url.as_bytes();
+        let colon = b.windows(3).position(|w| w == b"://")?;
+        if colon == 0 {
+            return None;
+        }
+        let auth_start = colon + 3;
+        let auth_end = b[auth_start..]
+            .iter()
+            .position(|&c| matches!(c, b'/' | b'?' | b'#'))
+            .map_or(b.len(), |p| auth_start + p);
+        let host_start = b[auth_start..auth_end]
+            .iter()
+            .rposition(|&c| c == b'@')
+            .map_or(auth_start, |p| auth_start + p + 1);
+        let (host, port) = if b.get(host_start) == Some(&b'[') {
+            let close = b[host_start..auth_end]
+                .iter()
+                .position(|&c| c == b']')
+                .map_or(auth_end, |p| host_start + p + 1);
+            let port = (b.get(close) == Some(&b':')).then(|| close + 1..auth_end);
+            (host_start..close, port)
+        } else {
+            match b[host_start..auth_end].iter().position(|&c| c == b':') {
+                Some(p) => (
+                    host_start..host_start + p,
+                    Some(host_start + p + 1..auth_end),
+                ),
+                None => (host_start..auth_end, None),
+            }
+        };
+        if host.is_empty() {
+            return None;
+        }
+        let path_end = b[auth_end..]
+            .iter()
+            .position(|&c| matches!(c, b'?' | b'#'))
+            .map_or(b.len(), |p| auth_end + p);
+        Some(UrlParts {
+            scheme: 0..colon,
+            host,
+            port,
+            path: auth_end..path_end,
+        })
+    }
+
+    #[test]
+    fn url_parts_agree_with_the_reference_split() {
+        let alphabet = ["h", ":", "/", "@", "[", "]", "?", "#", "1", "é"];
+        let mut values = vec![String::new()];
+        for _ in 0..5 {
+            let longer: Vec<String> = values
+                .iter()
+                .flat_map(|v| alphabet.iter().map(move |c| format!("{v}{c}")))
+                .collect();
+            values.extend(longer);
+        }
+        for extra in [
+            "https://u:p@h:8/x?q#f",
+            "http://[::1]:80/",
+            "a://b@c@d:1:2/e",
+        ] {
+            values.push(extra.to_owned());
+        }
+        for v in &values {
+            assert_eq!(UrlParts::parse(v), parse_reference(v), "{v:?}");
         }
     }
 

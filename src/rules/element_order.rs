@@ -145,10 +145,9 @@ impl Rule for Check {
 /// Whether every segment's [`participants`] are in order, so that there is nothing to report:
 /// the common case, decided in one pass over the children without allocating.
 fn in_order(entry: &Entry<'_>) -> bool {
-    let allowed = unknown_element::allowed_children(entry.kind);
     let allowed_mask = Field::ALL
         .iter()
-        .filter(|f| allowed.contains(&f.name()))
+        .filter(|&&f| entry.kind.allows(f))
         .fold(0u8, |m, &f| m | 1 << f as u8);
     let (mut last, mut seen, mut seen_loc) = (0, 0u8, false);
     for child in &entry.children {

@@ -76,6 +76,9 @@ impl Rule for Check {
     }
 
     fn check_entry(&self, _sitemap: &Sitemap<'_>, entry: &Entry<'_>, cx: &mut Context<'_>) {
+        if !hreflang::has_links(entry) {
+            return;
+        }
         let mut small: [Item<'_, '_>; SMALL] = Default::default();
         let mut n = 0;
         let mut large: Vec<Item<'_, '_>> = Vec::new();

@@ -68,6 +68,9 @@ impl Rule for Check {
     }
 
     fn check_entry(&self, sitemap: &Sitemap<'_>, entry: &Entry<'_>, cx: &mut Context<'_>) {
+        if !hreflang::has_links(entry) {
+            return;
+        }
         let source = sitemap.source;
         // The URL check is the costly part, and an entry usually lists the same URL more than
         // once (its own `<loc>`, whose check is cached, and again as `x-default`): a value

@@ -72,6 +72,9 @@ impl Rule for Check {
     }
 
     fn check_entry(&self, sitemap: &Sitemap<'_>, entry: &Entry<'_>, cx: &mut Context<'_>) {
+        if !hreflang::has_links(entry) {
+            return;
+        }
         let source = sitemap.source;
         for link in hreflang::links(entry) {
             let name = link.element.qualified_name(source);

@@ -65,6 +65,9 @@ impl Rule for Check {
     }
 
     fn check_entry(&self, sitemap: &Sitemap<'_>, entry: &Entry<'_>, cx: &mut Context<'_>) {
+        if !hreflang::has_links(entry) {
+            return;
+        }
         let source = sitemap.source;
         let Some(loc) = entry.loc() else { return };
         let own = loc.trimmed();

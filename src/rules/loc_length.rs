@@ -77,6 +77,11 @@ impl Rule for Check {
             return;
         }
         let max = cx.settings.max_url_length;
+        // Without counting: a value of at most `max` bytes has at most `max` characters, and one
+        // of at least 4 × MIN_CHARS bytes at least MIN_CHARS (a character takes 1 to 4 bytes).
+        if (4 * MIN_CHARS..=max).contains(&v.len()) {
+            return;
+        }
         let chars = v.chars().count();
         if chars > max {
             let cut = v.char_indices().nth(max).map_or(v.len(), |(i, _)| i);

@@ -58,6 +58,17 @@ pub fn is_decimal(s: &str) -> bool {
         && (!int.is_empty() || frac.is_some_and(|f| !f.is_empty()))
 }
 
+/// The usual spellings of a valid priority (`0`, `1`, `0.5`, `0.75`, `1.0`), recognised without
+/// the general parse: every other value goes through [`is_decimal`] and [`in_range`].
+fn plainly_in_range(v: &[u8]) -> bool {
+    match v {
+        [b'0' | b'1'] => true,
+        [b'0', b'.', frac @ ..] => !frac.is_empty() && frac.iter().all(u8::is_ascii_digit),
+        [b'1', b'.', frac @ ..] => !frac.is_empty() && frac.iter().all(|&b| b == b'0'),
+        _ => false,
+    }
+}
+
 /// Whether a valid decimal lies in [0, 1], decided on the digits (no float rounding).
 fn in_range(s: &str) -> bool {
     let negative = s.starts_with('-');
@@ -81,6 +92,9 @@ impl Rule for Check {
             return;
         };
         let v = value.trimmed();
+        if plainly_in_range(v.as_bytes()) {
+            return;
+        }
         let span = value.span(sitemap.source);
         let d = if v.is_empty() {
             Diagnostic::new(&META, span, "`<priority>` is empty").with_help(
@@ -142,6 +156,28 @@ fn format_fraction(n: u32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The shortcut never accepts what the general test rejects, and takes the usual values.
+    #[test]
+    fn the_shortcut_agrees_with_the_general_test() {
+        let alphabet = ["0", "1", "2", "9", ".", "+", "-", " ", "e", ","];
+        let mut values = vec![String::new()];
+        for _ in 0..4 {
+            let longer: Vec<String> = values
+                .iter()
+                .flat_map(|v| alphabet.iter().map(move |c| format!("{v}{c}")))
+                .collect();
+            values.extend(longer);
+        }
+        for v in &values {
+            if plainly_in_range(v.as_bytes()) {
+                assert!(is_decimal(v) && in_range(v), "{v:?}");
+            }
+        }
+        for usual in ["0", "1", "0.0", "0.5", "0.75", "1.0", "1.00"] {
+            assert!(plainly_in_range(usual.as_bytes()), "{usual}");
+        }
+    }
 
     #[test]
     fn decimal_grammar_and_range() {
