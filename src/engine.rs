@@ -392,9 +392,20 @@ fn check_document(
     // Tests lower `split_min` to check entries one per batch.
     let batch = BATCH.min(settings.split_min).max(1);
     if settings.threads <= 1 || n <= batch || text.len() < settings.split_min {
+        // One entry, refilled for each: its allocations are reused.
+        let mut entry: Option<Entry<'_>> = None;
         for i in 0..n {
-            if let Some(entry) = check(i, &mut walk.cx) {
-                walk.entry(&head, &children, &entry);
+            match &mut entry {
+                Some(e) => {
+                    if !children.refill(e, i, head.namespace, head.source) {
+                        continue;
+                    }
+                    run_entry_hooks(&head, e, &enabled, &mut walk.cx);
+                }
+                None => entry = check(i, &mut walk.cx),
+            }
+            if let Some(e) = &entry {
+                walk.entry(&head, &children, e);
             }
         }
     } else {
@@ -451,10 +462,20 @@ fn check_entry<'d>(
 ) -> Option<Entry<'d>> {
     let mut entry = children.entry(i, head.namespace)?;
     entry.fill(head.namespace, head.source);
-    for rule in enabled {
-        rule.check_entry(head, &entry, cx);
-    }
+    run_entry_hooks(head, &entry, enabled, cx);
     Some(entry)
+}
+
+/// Every enabled rule's entry hook on `entry`.
+fn run_entry_hooks(
+    head: &Sitemap<'_>,
+    entry: &Entry<'_>,
+    enabled: &[&'static dyn Rule],
+    cx: &mut Context<'_>,
+) {
+    for rule in enabled {
+        rule.check_entry(head, entry, cx);
+    }
 }
 
 /// The rules the settings leave on.

@@ -734,48 +734,74 @@ impl LinkAttribute<'_> {
     }
 }
 
-/// One `<xhtml:link>` child of a `<url>`. Its attributes (all without a namespace, as written in
-/// `<xhtml:link rel="alternate" hreflang="…" href="…"/>`) are read on demand: each rule reads
-/// only the ones it needs, and most need one or two.
+/// Where the attributes of an `<xhtml:link>` that the hreflang rules read are (all without a
+/// namespace, as written in `<xhtml:link rel="alternate" hreflang="…" href="…"/>`): their
+/// positions among its attributes, found in one pass, once per entry for all the rules (see
+/// [`crate::model::Entry::links`]).
+#[derive(Debug, Clone, Copy)]
+pub struct LinkAttributes {
+    /// `rel`, `hreflang`, `href`, `media`: the attribute's index, or `NONE`.
+    at: [u32; 4],
+}
+
+const NONE: u32 = u32::MAX;
+
+impl LinkAttributes {
+    /// The attributes of the link `element`.
+    pub fn of(element: &crate::model::Element<'_>) -> LinkAttributes {
+        let mut at = [NONE; 4];
+        for (i, attr) in element.node.attributes().enumerate() {
+            let slot = match attr.name() {
+                "rel" => 0,
+                "hreflang" => 1,
+                "href" => 2,
+                "media" => 3,
+                _ => continue,
+            };
+            // XML allows an attribute once: the first without a namespace is the one.
+            if at[slot] == NONE && attr.namespace().is_none() {
+                at[slot] = u32::try_from(i).unwrap_or(NONE);
+            }
+        }
+        LinkAttributes { at }
+    }
+}
+
+/// One `<xhtml:link>` child of a `<url>`, with where its attributes are.
 #[derive(Debug, Clone, Copy)]
 pub struct Link<'e, 'a> {
     pub element: &'e crate::model::Element<'a>,
+    attributes: LinkAttributes,
 }
 
 impl<'a> Link<'_, 'a> {
     pub fn rel(&self) -> Option<LinkAttribute<'a>> {
-        attribute(self.element, "rel")
+        self.attribute(0)
     }
 
     pub fn hreflang(&self) -> Option<LinkAttribute<'a>> {
-        attribute(self.element, "hreflang")
+        self.attribute(1)
     }
 
     pub fn href(&self) -> Option<LinkAttribute<'a>> {
-        attribute(self.element, "href")
+        self.attribute(2)
     }
 
     /// A `media` attribute: Google's annotation of a separate mobile URL, which has no `hreflang`.
     pub fn media(&self) -> Option<LinkAttribute<'a>> {
-        attribute(self.element, "media")
+        self.attribute(3)
     }
-}
 
-/// The attribute `name` without a namespace of `element` (XML allows it once at most). Inlined,
-/// so that the name compared is a constant.
-#[inline(always)]
-fn attribute<'a>(element: &crate::model::Element<'a>, name: &str) -> Option<LinkAttribute<'a>> {
-    // The name first: it rules out the other attributes without the namespace lookup.
-    let attr = element
-        .node
-        .attributes()
-        .find(|a| a.name() == name && a.namespace().is_none())?;
-    let base = element.base();
-    let r = attr.range_value();
-    Some(LinkAttribute {
-        value: attr.value(),
-        span: r.start + base..r.end + base,
-    })
+    fn attribute(&self, slot: usize) -> Option<LinkAttribute<'a>> {
+        let i = usize::try_from(*self.attributes.at.get(slot)?).ok()?;
+        let attr = self.element.node.attributes().nth(i)?;
+        let base = self.element.base();
+        let r = attr.range_value();
+        Some(LinkAttribute {
+            value: attr.value(),
+            span: r.start + base..r.end + base,
+        })
+    }
 }
 
 /// Whether `href` is an app deep link (`android-app://…`, `ios-app://…`), which Google's retired
@@ -797,21 +823,19 @@ pub fn is_link(child: &crate::model::Child<'_>) -> bool {
 /// Whether a `<url>` entry has any `<xhtml:link>` child: the hreflang rules return at once when
 /// it has none (most entries of most sitemaps).
 pub fn has_links(entry: &crate::model::Entry<'_>) -> bool {
-    entry.kind == crate::model::EntryKind::Url && entry.children.iter().any(is_link)
+    !entry.links().is_empty()
 }
 
 /// The `<xhtml:link>` children of a `<url>` entry, in document order (none for `<sitemap>`).
 pub fn links<'e, 'a>(
     entry: &'e crate::model::Entry<'a>,
 ) -> impl Iterator<Item = Link<'e, 'a>> + 'e {
-    let is_url = entry.kind == crate::model::EntryKind::Url;
-    entry
-        .children
-        .iter()
-        .filter(move |c| is_url && is_link(c))
-        .map(|c| Link {
-            element: &c.element,
+    entry.links().iter().filter_map(|&(i, attributes)| {
+        Some(Link {
+            element: &entry.children.get(i)?.element,
+            attributes,
         })
+    })
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@ use std::borrow::Cow;
 use std::ops::Range;
 use std::sync::OnceLock;
 
+use crate::hreflang::{self, LinkAttributes};
 use crate::url_key::UrlKey;
 use crate::{uri, w3c_datetime};
 
@@ -463,6 +464,12 @@ pub struct Entry<'a> {
     /// The problems of the entry's Google extension elements, all classes, found by one walk on
     /// first use and shared by the extension rules (see [`crate::extensions::check_entry`]).
     pub extension_problems: OnceLock<Box<[crate::extensions::Problem]>>,
+    /// The `<xhtml:link>` children (their index in `children`) with their attributes, read once
+    /// for all the hreflang rules (see [`crate::hreflang::links`]).
+    links: OnceLock<Box<[(usize, LinkAttributes)]>>,
+    /// Boxes of the values of the entry this one was refilled from, for reuse.
+    #[allow(clippy::vec_box)] // the boxes are what is kept: children hold boxed values
+    spare_values: Vec<Box<Value<'a>>>,
 }
 
 impl<'a> Entry<'a> {
@@ -480,6 +487,22 @@ impl<'a> Entry<'a> {
 
     pub fn loc(&self) -> Option<&Value<'a>> {
         self.value(Field::Loc)
+    }
+
+    /// The `<xhtml:link>` children of a `<url>` (their index in `children`) with their
+    /// attributes; none for a `<sitemap>`.
+    pub fn links(&self) -> &[(usize, LinkAttributes)] {
+        self.links.get_or_init(|| {
+            if self.kind != EntryKind::Url {
+                return Box::default();
+            }
+            self.children
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| hreflang::is_link(c))
+                .map(|(i, c)| (i, LinkAttributes::of(&c.element)))
+                .collect()
+        })
     }
 }
 
@@ -633,7 +656,29 @@ impl<'a> RootChildren<'a> {
             children: Vec::new(),
             stray_text: Vec::new(),
             extension_problems: OnceLock::new(),
+            links: OnceLock::new(),
+            spare_values: Vec::new(),
         })
+    }
+
+    /// Makes `entry` entry `i` of [`RootChildren::entries`], with its children: what
+    /// [`RootChildren::entry`] and [`Entry::fill`] do, reusing the allocations of `entry`.
+    /// `false` (and `entry` unchanged) when there is no entry `i`.
+    pub fn refill(
+        &self,
+        entry: &mut Entry<'a>,
+        i: usize,
+        namespace: Option<&'a str>,
+        source: &'a str,
+    ) -> bool {
+        let Some(element) = self.entries.get(i) else {
+            return false;
+        };
+        entry.kind = EntryKind::of(element);
+        entry.namespace_ok = element.namespace() == namespace;
+        entry.element = element.clone();
+        entry.fill(namespace, source);
+        true
     }
 
     /// The origin of the first entry whose `<loc>` has no problem at all (see
@@ -748,10 +793,13 @@ impl<'a> Entry<'a> {
         let entry_ns = self.element.namespace();
         let base = self.element.base();
         let node = self.element.node;
-        // Four fields fit the first allocation; entries with extensions grow it a few times.
-        self.children = Vec::new();
-        self.stray_text = Vec::new();
+        // An entry refilled for the next one (see [`RootChildren::refill`]) keeps its allocations:
+        // the vectors' capacity and the boxes of its values.
+        let spare = &mut self.spare_values;
+        spare.extend(self.children.drain(..).filter_map(|c| c.value));
+        self.stray_text.clear();
         self.extension_problems = OnceLock::new();
+        self.links = OnceLock::new();
         for node in node.children() {
             match node.node_type() {
                 NodeType::Element => {
@@ -759,7 +807,14 @@ impl<'a> Entry<'a> {
                     let (kind, namespace_ok) = classify(&element, root_ns, entry_ns);
                     let value = match kind {
                         ChildKind::Field(_) => {
-                            Some(Box::new(build_value(element.clone(), base, source)))
+                            let value = build_value(element.clone(), base, source);
+                            Some(match spare.pop() {
+                                Some(mut boxed) => {
+                                    *boxed = value;
+                                    boxed
+                                }
+                                None => Box::new(value),
+                            })
                         }
                         _ => None,
                     };

@@ -152,7 +152,14 @@ pub struct Context<'a> {
     diagnostics: Vec<Diagnostic>,
     /// Per rule: (reported, not reported because of the cap).
     counts: std::collections::HashMap<&'static str, (usize, usize)>,
+    /// The last URLs found clean by [`crate::uri::check_http_url`], oldest overwritten first.
+    clean_urls: [String; CLEAN_URLS],
+    clean_next: usize,
 }
+
+/// Clean URLs a [`Context`] remembers: the alternates of an hreflang cluster are listed again in
+/// each of its pages, which follow each other.
+const CLEAN_URLS: usize = 16;
 
 impl<'a> Context<'a> {
     pub fn new(settings: &'a crate::Settings) -> Self {
@@ -160,7 +167,23 @@ impl<'a> Context<'a> {
             settings,
             diagnostics: Vec::new(),
             counts: std::collections::HashMap::new(),
+            clean_urls: Default::default(),
+            clean_next: 0,
         }
+    }
+
+    /// Whether `url` was recently found without any problem by [`crate::uri::check_http_url`]
+    /// (see [`Context::remember_clean_url`]): a memo for values that repeat from entry to entry.
+    pub fn is_known_clean_url(&self, url: &str) -> bool {
+        !url.is_empty() && self.clean_urls.iter().any(|u| u == url)
+    }
+
+    /// Remembers that [`crate::uri::check_http_url`] finds no problem in `url`.
+    pub fn remember_clean_url(&mut self, url: &str) {
+        let slot = &mut self.clean_urls[self.clean_next % CLEAN_URLS];
+        slot.clear();
+        slot.push_str(url);
+        self.clean_next = self.clean_next.wrapping_add(1);
     }
 
     pub fn report(&mut self, diagnostic: Diagnostic) {

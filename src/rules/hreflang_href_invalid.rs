@@ -100,11 +100,17 @@ impl Rule for Check {
                 continue;
             };
             let value = href.value.trim_matches(crate::model::is_xml_space);
-            if clean[..remembered].contains(&value) || loc_is_clean(value) {
+            if clean[..remembered].contains(&value)
+                || loc_is_clean(value)
+                || cx.is_known_clean_url(value)
+            {
                 continue;
             }
             let lead = href.value.len() - href.value.trim_start_matches(crate::model::is_xml_space).len();
             let problems = uri::check_http_url(value);
+            if problems.is_empty() {
+                cx.remember_clean_url(value);
+            }
             let Some(first) = problems.iter().find(|p| p.kind.is_error()) else {
                 if let Some(slot) = clean.get_mut(remembered) {
                     *slot = value;

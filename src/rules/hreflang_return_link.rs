@@ -156,27 +156,11 @@ impl<'a> Graph<'a> {
             NO_PAGE
         };
         let start = self.links.len();
-        for child in &entry.children {
-            if !hreflang::is_link(child) {
-                continue;
-            }
-            // One pass over the attributes: this runs for every link of the file.
-            let base = child.element.base();
-            let (mut lang, mut href) = (None, None);
-            for attr in child.element.node.attributes() {
-                let slot = match attr.name() {
-                    "hreflang" => &mut lang,
-                    "href" => &mut href,
-                    _ => continue,
-                };
-                if attr.namespace().is_none() {
-                    let r = attr.range_value();
-                    *slot = Some((attr.value(), r.start + base..r.end + base));
-                }
-            }
-            let (Some((lang, lang_span)), Some((href, href_span))) = (lang, href) else {
+        for link in hreflang::links(entry) {
+            let (Some(lang), Some(href)) = (link.hreflang(), link.href()) else {
                 continue;
             };
+            let (lang, lang_span, href, href_span) = (lang.value, lang.span, href.value, href.span);
             if !self.interning {
                 self.interning = true;
                 for p in 0..self.pages.len() {

@@ -96,7 +96,8 @@ impl<'a> Collector<'a> for Hosts<'a> {
             }
             return;
         };
-        if first.eq_ignore_ascii_case(host) || !self.seen.insert(host.to_ascii_lowercase()) {
+        // Byte equality first: hosts are almost always written the same way.
+        if *first == host || first.eq_ignore_ascii_case(host) || !self.seen.insert(host.to_ascii_lowercase()) {
             return;
         }
         let what = if sitemap.kind == Kind::Index {
