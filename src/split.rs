@@ -112,6 +112,8 @@ pub fn layout(text: String, skip: usize, min: usize) -> Result<Layout, String> {
     let len = text.len();
     let ends: Vec<usize> = cuts.iter().copied().chain([len]).collect();
     let mut bytes = text.into_bytes();
+    // Exactly what the copies need: a doubled capacity would reserve another file's worth.
+    bytes.reserve_exact(cuts.len() * step);
     bytes.resize(len + cuts.len() * step, b' ');
     let mut pieces = Vec::with_capacity(ends.len());
     let mut from = 0;
