@@ -327,62 +327,83 @@ impl<'a> Collector<'a> for Graph<'a> {
         }
         let index = graph.index();
         // One graph for both cross-entry rules: `hreflang-cluster-mismatch` collects nothing
-        // itself while this rule is enabled.
-        if cx
+        // itself while this rule is enabled. On a large file the two checks run side by side,
+        // each into a context of its own, taken over in the same order as one after the other.
+        let clusters = cx
             .settings
             .severity_of(&crate::rules::hreflang_cluster_mismatch::META)
-            .is_some()
-        {
-            crate::rules::hreflang_cluster_mismatch::check(&graph, &index, cx);
-        }
-        let mut reported = 0usize;
-        for (a, page) in graph.pages.iter().enumerate() {
-            let own = &*page.loc;
-            let mut previous: Option<u32> = None;
-            for alt in graph.alts(a) {
-                // One finding per target, even when the page lists it under two codes.
-                if alt.target == page.id || previous == Some(alt.target) {
-                    continue;
-                }
-                previous = Some(alt.target);
-                let Some(b) = index.page(alt.target) else {
-                    continue;
-                };
-                if b == a || graph.lists(b, page.id) {
-                    continue;
-                }
-                if reported >= MAX_REPORTS_PER_RULE {
-                    cx.count_unreported(&META, 1);
-                    continue;
-                }
-                reported += 1;
-                let target = &graph.pages[b];
-                let secondary = if target.links.is_empty() {
-                    "this `<url>` lists no alternates".to_owned()
-                } else {
-                    format!("this `<url>` has no `<xhtml:link>` to `{own}`")
-                };
-                let href = graph.href(alt);
-                cx.report(
-                    Diagnostic::new(
-                        &META,
-                        alt.href_span.clone(),
-                        format!("alternate `{href}` does not link back to `{own}`"),
-                    )
-                    .with_label(format!("`{}` alternate without a return link", alt.lang))
-                    .with_secondary(target.loc_span.clone(), secondary)
-                    .with_help(format!(
-                        "add `<xhtml:link rel=\"alternate\" hreflang=\"{}\" href=\"{own}\"/>` to the `<url>` of `{href}`, or remove this link if the pages are not translations of each other",
-                        graph.own_code(a),
-                    )),
-                );
+            .is_some();
+        let (graph, index) = (&graph, &index);
+        if cx.settings.threads > 1 && clusters && graph.links.len() >= PARALLEL_FINISH {
+            let (mut first, mut second) = (Context::new(cx.settings), Context::new(cx.settings));
+            std::thread::scope(|s| {
+                s.spawn(|| crate::rules::hreflang_cluster_mismatch::check(graph, index, &mut first));
+                return_links(graph, index, &mut second);
+            });
+            cx.absorb(first);
+            cx.absorb(second);
+        } else {
+            if clusters {
+                crate::rules::hreflang_cluster_mismatch::check(graph, index, cx);
             }
+            return_links(graph, index, cx);
+        }
+    }
+}
+
+/// Alternates from which the two finishing checks run on two threads.
+const PARALLEL_FINISH: usize = 20_000;
+
+/// Reports each alternate whose page does not link back.
+fn return_links(graph: &Graph<'_>, index: &Index, cx: &mut Context<'_>) {
+    let mut reported = 0usize;
+    for (a, page) in graph.pages.iter().enumerate() {
+        let own = &*page.loc;
+        let mut previous: Option<u32> = None;
+        for alt in graph.alts(a) {
+            // One finding per target, even when the page lists it under two codes.
+            if alt.target == page.id || previous == Some(alt.target) {
+                continue;
+            }
+            previous = Some(alt.target);
+            let Some(b) = index.page(alt.target) else {
+                continue;
+            };
+            if b == a || graph.lists(b, page.id) {
+                continue;
+            }
+            if reported >= MAX_REPORTS_PER_RULE {
+                cx.count_unreported(&META, 1);
+                continue;
+            }
+            reported += 1;
+            let target = &graph.pages[b];
+            let secondary = if target.links.is_empty() {
+                "this `<url>` lists no alternates".to_owned()
+            } else {
+                format!("this `<url>` has no `<xhtml:link>` to `{own}`")
+            };
+            let href = graph.href(alt);
+            cx.report(
+                Diagnostic::new(
+                    &META,
+                    alt.href_span.clone(),
+                    format!("alternate `{href}` does not link back to `{own}`"),
+                )
+                .with_label(format!("`{}` alternate without a return link", alt.lang))
+                .with_secondary(target.loc_span.clone(), secondary)
+                .with_help(format!(
+                    "add `<xhtml:link rel=\"alternate\" hreflang=\"{}\" href=\"{own}\"/>` to the `<url>` of `{href}`, or remove this link if the pages are not translations of each other",
+                    graph.own_code(a),
+                )),
+            );
         }
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use super::PARALLEL_FINISH;
     use crate::{check_reader, Settings};
 
     fn findings(xml: &str) -> Vec<String> {
@@ -393,6 +414,55 @@ mod tests {
             .filter(|d| d.rule.name == "hreflang-return-link")
             .map(|d| d.message.clone())
             .collect()
+    }
+
+    /// The two finishing checks side by side (a large file, several threads) report exactly
+    /// what they report one after the other.
+    #[test]
+    fn the_parallel_finish_reports_what_the_sequential_one_does() {
+        let mut xml = String::from(
+            r#"<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">"#,
+        );
+        let langs = ["en", "de", "fr", "es"];
+        for group in 0..1_500 {
+            for (k, own) in langs.iter().enumerate() {
+                xml.push_str(&format!("<url><loc>https://a.example/{own}/{group}</loc>"));
+                for (j, lang) in langs.iter().enumerate() {
+                    // Now and then a page omits one alternate (no return link to it), or
+                    // lists another group's page (clusters that differ).
+                    if (group * 7 + k * 3 + j) % 97 == 0 {
+                        continue;
+                    }
+                    let target = if (group + k + j) % 89 == 0 { group + 1 } else { group };
+                    xml.push_str(&format!(
+                        r#"<xhtml:link rel="alternate" hreflang="{lang}" href="https://a.example/{lang}/{target}"/>"#
+                    ));
+                }
+                xml.push_str("</url>");
+            }
+        }
+        xml.push_str("</urlset>");
+        let run = |threads: usize| {
+            let settings = Settings {
+                threads,
+                ..Settings::default()
+            };
+            let report = check_reader("t.xml", xml.as_bytes(), &settings).unwrap();
+            report
+                .diagnostics
+                .iter()
+                .map(|d| format!("{} {:?} {}", d.rule.name, d.primary.span, d.message))
+                .collect::<Vec<_>>()
+        };
+        assert!(xml.matches("<xhtml:link").count() > PARALLEL_FINISH + 2_000);
+        let one = run(1);
+        assert!(
+            one.iter().any(|d| d.starts_with("hreflang-return-link"))
+                && one.iter().any(|d| d.starts_with("hreflang-cluster-mismatch")),
+            "the file must give both findings: {:?}",
+            &one[..one.len().min(5)]
+        );
+        assert_eq!(one, run(2));
     }
 
     #[test]
