@@ -818,6 +818,14 @@ impl<'s, 'c> Pipeline<'_, 's, 'c> {
         let entries: Vec<Entry<'d>> = (0..children.entries.len())
             .filter_map(|i| check_entry(head, &children, i, self.enabled, &mut cx))
             .collect();
+        // The collectors run one piece at a time, under the turn; what they read of a `<loc>`
+        // is computed here, while the other threads work too.
+        for entry in &entries {
+            if let Some(loc) = entry.loc() {
+                loc.url_problems();
+                loc.url_key();
+            }
+        }
         let Ok(mut turns) = self.turns.lock() else {
             return false;
         };
