@@ -11,7 +11,7 @@ use roxmltree::Document;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::encoding::{self, Detected};
 use crate::input::{self, Bytes, GzipProblem};
-use crate::model::{Entry, Kind, RootChildren, Sitemap};
+use crate::model::{ChildKind, Entry, Kind, RootChildren, Sitemap};
 use crate::rule::{Category, Collector, Context, Rule, RuleMeta};
 use crate::rules::{self as r};
 use crate::site_set::FileSummary;
@@ -384,10 +384,11 @@ fn check_document(
     let mut head = Sitemap::head(doc, text, base);
     let children = RootChildren::build(doc, text, base, &head);
     head.site_origin = children.first_origin(head.namespace, text);
+    let hooks = EntryHooks::new(&enabled);
     let mut walk = Walk::new(&head, &enabled, settings);
     walk.tree(doc, text, base, base);
     // Entry `i`, built with its children and through every rule's entry hook.
-    let check = |i: usize, cx: &mut Context<'_>| check_entry(&head, &children, i, &enabled, cx);
+    let check = |i: usize, cx: &mut Context<'_>| check_entry(&head, &children, i, &hooks, cx);
     let n = children.entries.len();
     // Tests lower `split_min` to check entries one per batch.
     let batch = BATCH.min(settings.split_min).max(1);
@@ -400,7 +401,7 @@ fn check_document(
                     if !children.refill(e, i, head.namespace, head.source) {
                         continue;
                     }
-                    run_entry_hooks(&head, e, &enabled, &mut walk.cx);
+                    run_entry_hooks(&head, e, &hooks, &mut walk.cx);
                 }
                 None => entry = check(i, &mut walk.cx),
             }
@@ -457,24 +458,46 @@ fn check_entry<'d>(
     head: &Sitemap<'d>,
     children: &RootChildren<'d>,
     i: usize,
-    enabled: &[&'static dyn Rule],
+    hooks: &EntryHooks,
     cx: &mut Context<'_>,
 ) -> Option<Entry<'d>> {
     let mut entry = children.entry(i, head.namespace)?;
     entry.fill(head.namespace, head.source);
-    run_entry_hooks(head, &entry, enabled, cx);
+    run_entry_hooks(head, &entry, hooks, cx);
     Some(entry)
 }
 
-/// Every enabled rule's entry hook on `entry`.
+/// The enabled rules' entry hooks, apart those that look only at the children of other
+/// namespaces (extensions, `xhtml:link`; see [`Rule::entry_needs_foreign_children`]).
+struct EntryHooks {
+    every: Vec<&'static dyn Rule>,
+    foreign: Vec<&'static dyn Rule>,
+}
+
+impl EntryHooks {
+    fn new(enabled: &[&'static dyn Rule]) -> EntryHooks {
+        let (foreign, every) = enabled
+            .iter()
+            .partition(|rule| rule.entry_needs_foreign_children());
+        EntryHooks { every, foreign }
+    }
+}
+
+/// Every enabled rule's entry hook on `entry` (those about other namespaces only when it has
+/// such children; the report is sorted afterwards, so the order of the rules does not show).
 fn run_entry_hooks(
     head: &Sitemap<'_>,
     entry: &Entry<'_>,
-    enabled: &[&'static dyn Rule],
+    hooks: &EntryHooks,
     cx: &mut Context<'_>,
 ) {
-    for rule in enabled {
+    for rule in &hooks.every {
         rule.check_entry(head, entry, cx);
+    }
+    if entry.children.iter().any(|c| c.kind == ChildKind::Foreign) {
+        for rule in &hooks.foreign {
+            rule.check_entry(head, entry, cx);
+        }
     }
 }
 
@@ -663,11 +686,12 @@ fn check_split(
         }
     }
     let enabled = enabled_rules(settings);
+    let hooks = EntryHooks::new(&enabled);
     let pipeline = Pipeline {
         head: &head,
         text,
         layout,
-        enabled: &enabled,
+        hooks: &hooks,
         settings,
         turns: Mutex::new(Turns {
             next: 0,
@@ -772,7 +796,7 @@ struct Pipeline<'p, 's, 'c> {
     head: &'p Sitemap<'s>,
     text: &'s str,
     layout: &'s crate::split::Layout,
-    enabled: &'c [&'static dyn Rule],
+    hooks: &'c EntryHooks,
     settings: &'c Settings,
     turns: Mutex<Turns<'s, 'c>>,
     /// Signalled when a piece's turn ends (or the work stops).
@@ -816,7 +840,7 @@ impl<'s, 'c> Pipeline<'_, 's, 'c> {
         let children = RootChildren::build(doc, self.text, base, head);
         let mut cx = Context::new(self.settings);
         let entries: Vec<Entry<'d>> = (0..children.entries.len())
-            .filter_map(|i| check_entry(head, &children, i, self.enabled, &mut cx))
+            .filter_map(|i| check_entry(head, &children, i, self.hooks, &mut cx))
             .collect();
         // The collectors run one piece at a time, under the turn; what they read of a `<loc>`
         // is computed here, while the other threads work too.
@@ -982,4 +1006,74 @@ pub fn group(n: u64) -> String {
 /// A zero-width span at `at`.
 pub fn point(at: usize) -> Range<usize> {
     at..at
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The rules that ask to be skipped on entries without children of other namespaces find
+    /// nothing in any such entry of the project's corpus, with every rule on.
+    #[test]
+    fn rules_skipped_on_plain_entries_have_nothing_to_say_there() {
+        let mut settings = Settings::default();
+        for meta in r::metas() {
+            settings
+                .overrides
+                .insert(meta.name, Some(meta.default_severity));
+        }
+        let skipped: Vec<&'static dyn Rule> = r::ALL
+            .iter()
+            .copied()
+            .filter(|rule| rule.entry_needs_foreign_children())
+            .collect();
+        assert!(skipped.len() >= 10, "{}", skipped.len());
+        let mut files = vec![std::path::PathBuf::from(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/corpus"
+        ))];
+        let (mut plain, mut checked) = (0, 0);
+        while let Some(path) = files.pop() {
+            if path.is_dir() {
+                files.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
+                continue;
+            }
+            if path.extension().is_none_or(|e| e != "xml") {
+                continue;
+            }
+            let Ok(text) = std::fs::read_to_string(&path) else {
+                continue;
+            };
+            let Ok(doc) = Document::parse_with_options(&text, crate::xml::options()) else {
+                continue;
+            };
+            checked += 1;
+            let model = crate::model::Model::build(&doc, &text, 0);
+            for i in 0..model.entries().len() {
+                let Some(entry) = model.filled(i) else {
+                    continue;
+                };
+                if entry.children.iter().any(|c| c.kind == ChildKind::Foreign) {
+                    continue;
+                }
+                plain += 1;
+                for rule in &skipped {
+                    let mut cx = Context::new(&settings);
+                    rule.check_entry(&model, &entry, &mut cx);
+                    let found = cx.into_diagnostics();
+                    assert!(
+                        found.is_empty(),
+                        "{}: {} in {}",
+                        rule.meta().name,
+                        found[0].message,
+                        path.display()
+                    );
+                }
+            }
+        }
+        assert!(
+            checked > 300 && plain > 500,
+            "{checked} files, {plain} plain entries"
+        );
+    }
 }

@@ -251,6 +251,13 @@ pub trait Rule: Sync {
     /// the file's totals are known.
     fn check_entry(&self, _sitemap: &Sitemap<'_>, _entry: &Entry<'_>, _cx: &mut Context<'_>) {}
 
+    /// Whether [`Rule::check_entry`] looks only at children in other namespaces than the
+    /// sitemap's (extensions, `xhtml:link`): the engine then skips it for entries without any,
+    /// most entries of most sitemaps. A rule that says so must find nothing in such an entry.
+    fn entry_needs_foreign_children(&self) -> bool {
+        false
+    }
+
     /// A fresh per-file state for a rule that compares entries with each other (duplicates, one
     /// host per file, hreflang return links). Rules themselves are stateless statics; the engine
     /// asks each enabled rule for a collector once per file, with the [`Sitemap`]'s root only.

@@ -89,6 +89,10 @@ impl Rule for Check {
         &META
     }
 
+    fn entry_needs_foreign_children(&self) -> bool {
+        true
+    }
+
     fn check_entry(&self, sitemap: &Sitemap<'_>, entry: &Entry<'_>, cx: &mut Context<'_>) {
         if !has_extension(entry, &[ext::IMAGE_NS, ext::VIDEO_NS]) {
             return;

@@ -80,6 +80,10 @@ impl Rule for Check {
         &META
     }
 
+    fn entry_needs_foreign_children(&self) -> bool {
+        true
+    }
+
     fn check_entry(&self, sitemap: &Sitemap<'_>, entry: &Entry<'_>, cx: &mut Context<'_>) {
         let mut images = entry
             .children

@@ -72,6 +72,10 @@ impl Rule for Check {
         &META
     }
 
+    fn entry_needs_foreign_children(&self) -> bool {
+        true
+    }
+
     fn check_sitemap(&self, sitemap: &Sitemap<'_>, cx: &mut Context<'_>) {
         for p in extensions::check_root(sitemap, Class::Placement) {
             cx.report(p.into_diagnostic(&META));

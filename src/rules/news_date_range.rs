@@ -82,6 +82,10 @@ impl Rule for Check {
         &META
     }
 
+    fn entry_needs_foreign_children(&self) -> bool {
+        true
+    }
+
     fn check_entry(&self, sitemap: &Sitemap<'_>, entry: &Entry<'_>, cx: &mut Context<'_>) {
         if !has_extension(entry, &[ext::NEWS_NS]) {
             return;
