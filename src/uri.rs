@@ -152,18 +152,18 @@ fn is_plain_http_url(v: &[u8]) -> bool {
         | [b'h', b't', b't', b'p', b':', b'/', b'/', rest @ ..] => rest,
         _ => return false,
     };
-    let host_end = rest
-        .iter()
-        .position(|&x| !(x.is_ascii_alphanumeric() || x == b'-' || x == b'.'))
-        .unwrap_or(rest.len());
-    let host = &rest[..host_end];
-    if host.is_empty() || host.len() > 253 {
-        return false;
-    }
-    let mut numeric_last = false;
-    for label in host.split(|&x| x == b'.') {
+    // The host, one label at a time in one pass: letters, digits and inner hyphens.
+    let (mut i, mut label_start, mut digits_only) = (0, 0, true);
+    loop {
+        let x = rest.get(i).copied().unwrap_or(b'/');
+        if x.is_ascii_alphanumeric() || x == b'-' {
+            digits_only &= x.is_ascii_digit();
+            i += 1;
+            continue;
+        }
+        let label = &rest[label_start..i];
         let (Some(&first), Some(&last)) = (label.first(), label.last()) else {
-            return false; // empty label: leading, doubled or trailing dot
+            return false; // empty label: no host, or a leading, doubled or trailing dot
         };
         if label.len() > 63
             || first == b'-'
@@ -172,10 +172,16 @@ fn is_plain_http_url(v: &[u8]) -> bool {
         {
             return false;
         }
-        numeric_last = label.iter().all(u8::is_ascii_digit);
+        if x != b'.' {
+            break;
+        }
+        i += 1;
+        label_start = i;
+        digits_only = true;
     }
-    if numeric_last {
-        return false; // an IPv4 address, or an invalid one
+    let host_end = i;
+    if host_end > 253 || digits_only {
+        return false; // too long; or the last label is numeric: an IPv4 address, or an invalid one
     }
     let mut i = host_end;
     if rest.get(i) == Some(&b':') {
@@ -198,7 +204,7 @@ fn is_plain_http_url(v: &[u8]) -> bool {
     }
     let mut tail = &rest[i..];
     loop {
-        let Some(p) = tail.iter().position(|&x| !PLAIN_URL_BYTE[usize::from(x)]) else {
+        let Some(p) = first_not_plain(tail) else {
             return true;
         };
         match tail[p..] {
@@ -208,6 +214,25 @@ fn is_plain_http_url(v: &[u8]) -> bool {
             _ => return false,
         }
     }
+}
+
+/// The first byte of `b` that [`PLAIN_URL_BYTE`] does not allow, tested eight at a time.
+fn first_not_plain(b: &[u8]) -> Option<usize> {
+    let mut at = 0;
+    for chunk in b.chunks_exact(8) {
+        // No early exit inside a chunk: one branch per eight bytes.
+        if !chunk
+            .iter()
+            .fold(true, |ok, &x| ok & PLAIN_URL_BYTE[usize::from(x)])
+        {
+            break;
+        }
+        at += 8;
+    }
+    b[at..]
+        .iter()
+        .position(|&x| !PLAIN_URL_BYTE[usize::from(x)])
+        .map(|p| at + p)
 }
 
 /// The bytes path and query may hold without any problem: unreserved characters, sub-delims,
@@ -2103,6 +2128,20 @@ mod tests {
         }
         assert_eq!(check_http_url(v), check_full(v, None), "{v:?}");
         fast
+    }
+
+    #[test]
+    fn first_not_plain_finds_the_first_such_byte() {
+        for len in 0..40 {
+            for bad in 0..=len {
+                let mut b = vec![b'a'; len];
+                if bad < len {
+                    b[bad] = b' ';
+                }
+                let want = b.iter().position(|&x| !PLAIN_URL_BYTE[usize::from(x)]);
+                assert_eq!(first_not_plain(&b), want, "{len} {bad}");
+            }
+        }
     }
 
     #[test]
