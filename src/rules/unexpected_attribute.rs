@@ -53,6 +53,9 @@ pub struct Check;
 const XSI_ATTRIBUTES: &[&str] = &["schemaLocation", "noNamespaceSchemaLocation", "type", "nil"];
 
 fn check_element(sitemap: &Sitemap<'_>, element: &Element<'_>, entry: bool, cx: &mut Context<'_>) {
+    if element.node.attributes().len() == 0 {
+        return;
+    }
     let source = sitemap.source;
     let base = element.base();
     for attr in element.node.attributes() {
