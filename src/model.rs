@@ -768,12 +768,14 @@ fn classify(
     root_ns: Option<&str>,
     entry_ns: Option<&str>,
 ) -> (ChildKind, bool) {
-    let ns = element.namespace();
-    let sitemap_element = same_ns(ns, root_ns) || same_ns(ns, entry_ns) || ns.is_none();
-    let kind = match Field::from_name(element.local_name()) {
-        Some(f) if sitemap_element => ChildKind::Field(f),
-        _ if sitemap_element => ChildKind::Unknown,
-        _ => ChildKind::Foreign,
+    // One lookup of the name for both parts (what `namespace` and `local_name` do each).
+    let name = element.node.tag_name();
+    let ns = name.namespace().filter(|ns| !ns.is_empty());
+    let sitemap_element = ns.is_none() || same_ns(ns, root_ns) || same_ns(ns, entry_ns);
+    let kind = match sitemap_element.then(|| Field::from_name(name.name())) {
+        Some(Some(f)) => ChildKind::Field(f),
+        Some(None) => ChildKind::Unknown,
+        None => ChildKind::Foreign,
     };
     (kind, !sitemap_element || same_ns(ns, root_ns))
 }
