@@ -703,39 +703,66 @@ fn check_split(
         failed: AtomicBool::new(false),
         searching: AtomicBool::new(true),
     };
+    let take = || {
+        let k = pipeline.next_piece.fetch_add(1, Ordering::Relaxed);
+        (k < n && !pipeline.failed.load(Ordering::Relaxed)).then_some(k)
+    };
+    // Piece `k` parsed: `Some(Some(doc))` to drop after its turn, `Some(None)` when it is kept
+    // in its slot to the end (its root holds other elements than entries), `None` when it does
+    // not parse (everyone stops).
+    let obtain = |k: usize| {
+        if slots[k].get().is_some() {
+            return Some(None);
+        }
+        let Some(doc) = parse(k) else {
+            pipeline.fail();
+            return None;
+        };
+        if has_other_children(&doc) {
+            let _ = slots[k].set(doc);
+            return Some(None);
+        }
+        Some(Some(doc))
+    };
+    // The root's children of a piece kept to the end, for the walk (built from the kept tree,
+    // which lives as long as the walk).
+    let kept = |k: usize| {
+        let doc = slots[k].get()?;
+        Some(RootChildren::build(doc, text, pieces[k].range.start, &head))
+    };
     let work = || {
         let _stop = StopOnPanic(&pipeline);
-        loop {
-            let k = pipeline.next_piece.fetch_add(1, Ordering::Relaxed);
-            if k >= n || pipeline.failed.load(Ordering::Relaxed) {
+        while let Some(k) = take() {
+            let Some(fresh) = obtain(k) else { return };
+            let Some(doc) = fresh.as_ref().or_else(|| slots[k].get()) else {
                 return;
-            }
-            let fresh = match slots[k].get() {
-                Some(_) => None,
-                None => match parse(k) {
-                    Some(doc) => Some(doc),
-                    None => {
-                        pipeline.fail();
+            };
+            let Some(prepared) = pipeline.prepare(k, doc) else {
+                return;
+            };
+            // Not its turn yet: rather than wait, check the next piece meanwhile (one at most),
+            // then hand both over in order. A thread never waits for a turn while it holds an
+            // earlier piece, so the turns always move.
+            if !pipeline.is_turn(k) {
+                if let Some(k2) = take() {
+                    let Some(fresh2) = obtain(k2) else { return };
+                    let Some(doc2) = fresh2.as_ref().or_else(|| slots[k2].get()) else {
+                        return;
+                    };
+                    let Some(prepared2) = pipeline.prepare(k2, doc2) else {
+                        return;
+                    };
+                    let keep = fresh.is_none().then(|| kept(k)).flatten();
+                    let keep2 = fresh2.is_none().then(|| kept(k2)).flatten();
+                    if !pipeline.hand_over(prepared, keep) || !pipeline.hand_over(prepared2, keep2)
+                    {
                         return;
                     }
-                },
-            };
-            // A piece whose root holds other elements than entries is kept to the end.
-            let fresh = match fresh {
-                Some(doc) if has_other_children(&doc) => {
-                    let _ = slots[k].set(doc);
-                    None
+                    continue;
                 }
-                other => other,
-            };
-            let done = match (&fresh, slots[k].get()) {
-                (Some(doc), _) => pipeline.piece(k, doc, |_, _| {}),
-                (None, Some(doc)) => {
-                    pipeline.piece(k, doc, |children, walk| walk.retained.push(children))
-                }
-                (None, None) => false,
-            };
-            if !done {
+            }
+            let keep = fresh.is_none().then(|| kept(k)).flatten();
+            if !pipeline.hand_over(prepared, keep) {
                 return;
             }
         }
@@ -809,6 +836,16 @@ struct Pipeline<'p, 's, 'c> {
 }
 
 /// Whose turn it is with the [`Walk`].
+/// A piece checked and waiting for its turn (see [`Pipeline::prepare`]).
+struct Prepared<'d, 'c> {
+    k: usize,
+    out: Vec<Diagnostic>,
+    directives: Vec<Directive>,
+    children: RootChildren<'d>,
+    entries: Vec<Entry<'d>>,
+    cx: Context<'c>,
+}
+
 struct Turns<'s, 'c> {
     /// The piece whose entries go to the collectors next.
     next: usize,
@@ -818,20 +855,13 @@ struct Turns<'s, 'c> {
 }
 
 impl<'s, 'c> Pipeline<'_, 's, 'c> {
-    /// Checks piece `k`, parsed as `doc`, and hands it to the walk in its turn; `keep` may keep
-    /// its root's children to the end. False when the work stopped.
-    fn piece<'d>(
-        &self,
-        k: usize,
-        doc: &'d Document<'d>,
-        keep: impl FnOnce(RootChildren<'d>, &mut Walk<'s, 'c>),
-    ) -> bool
+    /// Checks piece `k`, parsed as `doc`: the tree checks and every entry's rules, all that can
+    /// run before its turn. `None` when there is no such piece.
+    fn prepare<'d>(&self, k: usize, doc: &'d Document<'d>) -> Option<Prepared<'d, 'c>>
     where
         's: 'd,
     {
-        let Some(piece) = self.layout.pieces.get(k) else {
-            return false;
-        };
+        let piece = self.layout.pieces.get(k)?;
         let base = piece.range.start;
         let own = piece.body.start.max(base);
         let searching = self.searching.load(Ordering::Relaxed);
@@ -839,9 +869,11 @@ impl<'s, 'c> Pipeline<'_, 's, 'c> {
         let head = self.head;
         let children = RootChildren::build(doc, self.text, base, head);
         let mut cx = Context::new(self.settings);
-        let entries: Vec<Entry<'d>> = (0..children.entries.len())
-            .filter_map(|i| check_entry(head, &children, i, self.hooks, &mut cx))
-            .collect();
+        let mut entries = Vec::with_capacity(children.entries.len());
+        entries.extend(
+            (0..children.entries.len())
+                .filter_map(|i| check_entry(head, &children, i, self.hooks, &mut cx)),
+        );
         // The collectors run one piece at a time, under the turn; what they read of a `<loc>`
         // is computed here, while the other threads work too.
         for entry in &entries {
@@ -850,10 +882,31 @@ impl<'s, 'c> Pipeline<'_, 's, 'c> {
                 loc.url_key();
             }
         }
+        Some(Prepared {
+            k,
+            out,
+            directives,
+            children,
+            entries,
+            cx,
+        })
+    }
+
+    /// Whether piece `k` is the one the walk takes next.
+    fn is_turn(&self, k: usize) -> bool {
+        self.turns.lock().is_ok_and(|t| t.next == k)
+    }
+
+    /// Waits for the turn of a prepared piece and hands it to the walk; `keep`, the root's
+    /// children of a piece kept to the end, goes with the walk. False when the work stopped.
+    fn hand_over<'d>(&self, p: Prepared<'d, 'c>, keep: Option<RootChildren<'s>>) -> bool
+    where
+        's: 'd,
+    {
         let Ok(mut turns) = self.turns.lock() else {
             return false;
         };
-        while turns.next != k && !turns.stop {
+        while turns.next != p.k && !turns.stop {
             turns = match self.turned.wait(turns) {
                 Ok(t) => t,
                 Err(_) => return false,
@@ -862,17 +915,20 @@ impl<'s, 'c> Pipeline<'_, 's, 'c> {
         if turns.stop {
             return false;
         }
+        let head = self.head;
         let walk = &mut turns.walk;
-        walk.add_tree(out, directives);
+        walk.add_tree(p.out, p.directives);
         if !walk.searching {
             self.searching.store(false, Ordering::Relaxed);
         }
-        for entry in &entries {
-            walk.entry(head, &children, entry);
+        for entry in &p.entries {
+            walk.entry(head, &p.children, entry);
         }
-        walk.end_piece(head, &children);
-        walk.cx.absorb(cx);
-        keep(children, walk);
+        walk.end_piece(head, &p.children);
+        walk.cx.absorb(p.cx);
+        if let Some(children) = keep {
+            walk.retained.push(children);
+        }
         turns.next += 1;
         drop(turns);
         self.turned.notify_all();
