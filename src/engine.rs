@@ -734,10 +734,7 @@ fn check_split(
         let _stop = StopOnPanic(&pipeline);
         while let Some(k) = take() {
             let Some(fresh) = obtain(k) else { return };
-            let Some(doc) = fresh.as_ref().or_else(|| slots[k].get()) else {
-                return;
-            };
-            let Some(prepared) = pipeline.prepare(k, doc) else {
+            let Some(prepared) = pipeline.prepare_parsed(k, &fresh, &slots[k]) else {
                 return;
             };
             // Not its turn yet: rather than wait, check the next piece meanwhile (one at most),
@@ -746,10 +743,7 @@ fn check_split(
             if !pipeline.is_turn(k) {
                 if let Some(k2) = take() {
                     let Some(fresh2) = obtain(k2) else { return };
-                    let Some(doc2) = fresh2.as_ref().or_else(|| slots[k2].get()) else {
-                        return;
-                    };
-                    let Some(prepared2) = pipeline.prepare(k2, doc2) else {
+                    let Some(prepared2) = pipeline.prepare_parsed(k2, &fresh2, &slots[k2]) else {
                         return;
                     };
                     let keep = fresh.is_none().then(|| kept(k)).flatten();
@@ -890,6 +884,19 @@ impl<'s, 'c> Pipeline<'_, 's, 'c> {
             entries,
             cx,
         })
+    }
+
+    /// [`Pipeline::prepare`] of piece `k`, parsed as `fresh` or kept in `slot`.
+    fn prepare_parsed<'d>(
+        &self,
+        k: usize,
+        fresh: &'d Option<Document<'s>>,
+        slot: &'d OnceLock<Document<'s>>,
+    ) -> Option<Prepared<'d, 'c>>
+    where
+        's: 'd,
+    {
+        self.prepare(k, fresh.as_ref().or_else(|| slot.get())?)
     }
 
     /// Whether piece `k` is the one the walk takes next.
