@@ -2099,7 +2099,8 @@ impl UriParser<'_> {
 
 /// Checks a (collapsed) `xsd:anyURI` value.
 fn any_uri(t: &str) -> Option<ValueProblem> {
-    if t.is_empty() {
+    // A plain `http(s)` URL (the usual value) is an absolute URI that every check accepts.
+    if t.is_empty() || uri::is_plain_http_url(t.as_bytes()) {
         return None;
     }
     let parser = UriParser { b: t.as_bytes() };
@@ -3463,6 +3464,52 @@ fn all_names(ext: Extension) -> Vec<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The shortcut of `any_uri` (a plain http(s) URL) only takes values the libxml2-like
+    /// parser accepts as absolute URIs.
+    #[test]
+    fn plain_http_urls_are_absolute_uris() {
+        let hosts = [
+            "example.com",
+            "a-b.c",
+            "1a.b",
+            "x",
+            "a.123",
+            "EXAMPLE.com",
+            "xn--a.b",
+            "a..b",
+        ];
+        let ports = ["", ":", ":8080", ":65535", ":65536", ":0"];
+        let paths = [
+            "",
+            "/",
+            "/a/b",
+            "?q=1&r",
+            "/%41%7e",
+            "/%zz",
+            "/a b",
+            "/[x]",
+            "/a:b@c",
+            "/(x)*+,;=!$'~",
+        ];
+        let (mut plain, mut total) = (0, 0);
+        for scheme in ["http://", "https://", "HTTP://", "ftp://"] {
+            for h in hosts {
+                for p in ports {
+                    for path in paths {
+                        let url = format!("{scheme}{h}{p}{path}");
+                        total += 1;
+                        if uri::is_plain_http_url(url.as_bytes()) {
+                            plain += 1;
+                            let parser = UriParser { b: url.as_bytes() };
+                            assert!(parser.absolute().is_ok(), "{url}");
+                        }
+                    }
+                }
+            }
+        }
+        assert!(plain > 100 && plain < total / 2, "{plain} of {total}");
+    }
 
     fn target(ext: Extension) -> Target {
         Target {

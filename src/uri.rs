@@ -146,7 +146,7 @@ pub fn check_http_url_with_base(value: &str, base: Option<&str>) -> Vec<Problem>
 /// One pass over the bytes, no allocation. `false` only means "not sure": the full checker then
 /// decides. It is never `true` for a value with a problem (the tests compare it with
 /// [`check_full`] on many generated values).
-fn is_plain_http_url(v: &[u8]) -> bool {
+pub(crate) fn is_plain_http_url(v: &[u8]) -> bool {
     let rest = match v {
         [b'h', b't', b't', b'p', b's', b':', b'/', b'/', rest @ ..]
         | [b'h', b't', b't', b'p', b':', b'/', b'/', rest @ ..] => rest,
