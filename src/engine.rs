@@ -829,7 +829,6 @@ struct Pipeline<'p, 's, 'c> {
     searching: AtomicBool,
 }
 
-/// Whose turn it is with the [`Walk`].
 /// A piece checked and waiting for its turn (see [`Pipeline::prepare`]).
 struct Prepared<'d, 'c> {
     k: usize,
@@ -840,6 +839,7 @@ struct Prepared<'d, 'c> {
     cx: Context<'c>,
 }
 
+/// Whose turn it is with the [`Walk`].
 struct Turns<'s, 'c> {
     /// The piece whose entries go to the collectors next.
     next: usize,
