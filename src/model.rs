@@ -942,6 +942,14 @@ mod tests {
     }
 
     #[test]
+    fn field_names_round_trip() {
+        for f in Field::ALL {
+            assert_eq!(Field::from_name(f.name()), Some(f));
+        }
+        assert_eq!(Field::from_name("Loc"), None);
+    }
+
+    #[test]
     fn values_map_back_to_source() {
         let xml = "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\"><url><loc>\n  https://a.example/?a=1&amp;b=2 x</loc></url></urlset>";
         with_model(xml, |m| {
