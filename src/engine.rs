@@ -394,19 +394,12 @@ fn check_document(
     let batch = BATCH.min(settings.split_min).max(1);
     if settings.threads <= 1 || n <= batch || text.len() < settings.split_min {
         // One entry, refilled for each: its allocations are reused.
-        let mut entry: Option<Entry<'_>> = None;
-        for i in 0..n {
-            match &mut entry {
-                Some(e) => {
-                    if !children.refill(e, i, head.namespace, head.source) {
-                        continue;
-                    }
-                    run_entry_hooks(&head, e, &hooks, &mut walk.cx);
+        if let Some(mut entry) = children.entry(0, head.namespace) {
+            for i in 0..n {
+                if children.refill(&mut entry, i, head.namespace, head.source) {
+                    run_entry_hooks(&head, &entry, &hooks, &mut walk.cx);
+                    walk.entry(&head, &children, &entry);
                 }
-                None => entry = check(i, &mut walk.cx),
-            }
-            if let Some(e) = &entry {
-                walk.entry(&head, &children, e);
             }
         }
     } else {
