@@ -33,6 +33,9 @@ pub mod w3c_datetime;
 pub mod xml;
 pub mod xml_decl;
 
+#[cfg(test)]
+mod test_strings;
+
 use std::collections::HashMap;
 
 pub use diagnostic::{Diagnostic, Label, Severity};

@@ -386,15 +386,10 @@ mod tests {
 
     #[test]
     fn url_parts_agree_with_the_reference_split() {
-        let alphabet = ["h", ":", "/", "@", "[", "]", "?", "#", "1", "é"];
-        let mut values = vec![String::new()];
-        for _ in 0..5 {
-            let longer: Vec<String> = values
-                .iter()
-                .flat_map(|v| alphabet.iter().map(move |c| format!("{v}{c}")))
-                .collect();
-            values.extend(longer);
-        }
+        let mut values = crate::test_strings::all_strings(
+            &["h", ":", "/", "@", "[", "]", "?", "#", "1", "é"],
+            5,
+        );
         for extra in [
             "https://u:p@h:8/x?q#f",
             "http://[::1]:80/",
