@@ -40,7 +40,7 @@ pub fn read_capped(reader: impl Read, cap: u64) -> io::Result<Vec<u8>> {
 /// [`read_capped`] with the expected size (a file's length), so that the buffer is allocated once.
 fn read_sized(reader: impl Read, cap: u64, size: u64) -> io::Result<Vec<u8>> {
     let expected = usize::try_from(size.min(cap).saturating_add(1)).unwrap_or(0);
-    let mut buf = Vec::with_capacity(expected);
+    let mut buf = Vec::with_capacity(with_slack(expected));
     reader.take(cap.saturating_add(1)).read_to_end(&mut buf)?;
     Ok(buf)
 }
@@ -56,6 +56,18 @@ pub fn load(reader: impl Read, cap: u64) -> io::Result<Bytes> {
 pub fn load_sized(reader: impl Read, cap: u64, size: u64) -> io::Result<Bytes> {
     let raw = read_sized(reader, cap, size)?;
     Ok(decode(raw, cap))
+}
+
+/// Room for `len` bytes, and for a file large enough to be split, the copies of the root's tags
+/// that [`crate::split::layout`] writes between the pieces: laid out in the same allocation,
+/// the text is never copied into a larger one (which, with both alive for a moment, would
+/// double the peak memory).
+fn with_slack(len: usize) -> usize {
+    if len >= crate::split::DEFAULT_SPLIT_MIN {
+        len.saturating_add(crate::split::SLACK)
+    } else {
+        len
+    }
 }
 
 /// Decompresses gzip input (all members) under the cap; passes other bytes through.
@@ -92,7 +104,7 @@ fn gunzip(raw: &[u8], cap: u64) -> (Vec<u8>, Option<GzipProblem>) {
         Some(&[a, b, c, d]) if raw.len() >= 18 => u64::from(u32::from_le_bytes([a, b, c, d])),
         _ => 0,
     };
-    let mut out = Vec::with_capacity(usize::try_from(hint.min(cap) + 1).unwrap_or(0));
+    let mut out = Vec::with_capacity(with_slack(usize::try_from(hint.min(cap) + 1).unwrap_or(0)));
     let mut rest: &[u8] = raw;
     loop {
         let budget = (cap + 1).saturating_sub(out.len() as u64);

@@ -5,6 +5,13 @@ mod cli;
 mod discover;
 mod walk;
 
+/// mimalloc rather than the system allocator: a check allocates and frees a tree per piece of
+/// a large file on each thread, and glibc's malloc returns those large blocks to the kernel and
+/// faults them in again for the next piece (the kernel's page-fault path was a tenth of the
+/// time). Version 2, without transparent huge pages, keeps the peak memory near glibc's.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> std::process::ExitCode {
     cli::main()
 }

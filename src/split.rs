@@ -38,6 +38,11 @@ const PIECES: usize = 64;
 /// At most this many pieces per file.
 const MAX_PIECES: usize = 256;
 
+/// Room a buffer read for splitting keeps after the text (see `input::with_slack`): the copies
+/// of the root's tags for [`MAX_PIECES`] pieces, when they are 256 bytes long together (a root
+/// with a few namespace declarations). More is allocated when needed.
+pub const SLACK: usize = MAX_PIECES * 256;
+
 /// One piece of [`Layout::buf`].
 #[derive(Debug, Clone)]
 pub struct Piece {
