@@ -646,7 +646,8 @@ fn check_target(target: &Target, settings: &Settings) -> io::Result<Outcome> {
                     "not a regular file (a FIFO, socket or device); use `-` to read stdin",
                 ));
             }
-            input::load_sized(File::open(path)?, settings.max_size, meta.len())?
+            let file = File::open(path)?;
+            input::load_file(&file, settings.max_size, meta.len(), settings.threads)?
         }
     };
     let compressed = bytes.gzip;

@@ -48,14 +48,80 @@ fn read_sized(reader: impl Read, cap: u64, size: u64) -> io::Result<Vec<u8>> {
 /// Reads raw input (file or stdin) and decompresses it when it is gzip, never holding more than
 /// `cap + 1` bytes of raw or of decoded data.
 pub fn load(reader: impl Read, cap: u64) -> io::Result<Bytes> {
-    load_sized(reader, cap, 0)
+    let raw = read_sized(reader, cap, 0)?;
+    Ok(decode(raw, cap))
 }
 
-/// [`load`] for a reader whose size is known (a regular file: its length), read into one
-/// allocation of that size.
-pub fn load_sized(reader: impl Read, cap: u64, size: u64) -> io::Result<Bytes> {
-    let raw = read_sized(reader, cap, size)?;
+/// Files from this size on are read on several threads by [`load_file`]. Below it, the zeroed
+/// buffer the threads need would be cleared by the allocator on one thread first (touching
+/// every page, which is what the threads are to share); from it on, it is fresh memory from
+/// the kernel, zero without clearing (with glibc's malloc and with mimalloc).
+const PARALLEL_READ_MIN: u64 = 16 << 20;
+
+/// [`load`] for a regular file of `size` bytes (its length when it was opened): read into one
+/// allocation of that size, by up to `threads` threads side by side when it is large (copying
+/// from the page cache into fresh memory costs a page fault per page: 28 ms for a 52 MB file on
+/// one core here, 15–20 ms on two).
+pub fn load_file(file: &std::fs::File, cap: u64, size: u64, threads: usize) -> io::Result<Bytes> {
+    let raw = match read_parallel(file, cap, size, threads)? {
+        Some(raw) => raw,
+        None => read_sized(file, cap, size)?,
+    };
     Ok(decode(raw, cap))
+}
+
+/// The first `min(size, cap + 1)` bytes of `file` read in as many parts, then whatever follows
+/// them within `cap + 1` (a file that grew). `None` when that is not worth it (small file, one
+/// thread, not Unix) or a part could not be read (a file that shrank): the file's position is
+/// still at its start, to read it the plain way.
+#[cfg(unix)]
+fn read_parallel(
+    file: &std::fs::File,
+    cap: u64,
+    size: u64,
+    threads: usize,
+) -> io::Result<Option<Vec<u8>>> {
+    use std::io::{Seek, SeekFrom};
+    use std::os::unix::fs::FileExt;
+    let len = size.min(cap.saturating_add(1));
+    let Ok(len) = usize::try_from(len) else {
+        return Ok(None);
+    };
+    if threads < 2 || (len as u64) < PARALLEL_READ_MIN {
+        return Ok(None);
+    }
+    // Fresh zeroed memory is not touched here: the pages are faulted in by the threads that
+    // copy into them.
+    let mut buf = vec![0u8; with_slack(len + 1)];
+    buf.truncate(len);
+    let part = len.div_ceil(threads.min(8));
+    let ok = std::thread::scope(|s| {
+        let mut rest = &mut buf[..];
+        let mut offset = 0u64;
+        let mut handles = Vec::new();
+        while rest.len() > part {
+            let (head, tail) = rest.split_at_mut(part);
+            let at = offset;
+            handles.push(s.spawn(move || file.read_exact_at(head, at).is_ok()));
+            offset += part as u64;
+            rest = tail;
+        }
+        let last = file.read_exact_at(rest, offset).is_ok();
+        handles.into_iter().all(|h| h.join().unwrap_or(false)) && last
+    });
+    if !ok {
+        return Ok(None);
+    }
+    let mut reader = file;
+    reader.seek(SeekFrom::Start(len as u64))?;
+    let more = cap.saturating_add(1).saturating_sub(len as u64);
+    reader.take(more).read_to_end(&mut buf)?;
+    Ok(Some(buf))
+}
+
+#[cfg(not(unix))]
+fn read_parallel(_: &std::fs::File, _: u64, _: u64, _: usize) -> io::Result<Option<Vec<u8>>> {
+    Ok(None)
 }
 
 /// Room for `len` bytes, and for a file large enough to be split, the copies of the root's tags
@@ -152,6 +218,46 @@ mod tests {
         let mut e = GzEncoder::new(Vec::new(), flate2::Compression::default());
         e.write_all(data).unwrap();
         e.finish().unwrap()
+    }
+
+    /// A large file read in parts is the file, within the cap, however the size given (its
+    /// length when opened) and the file now differ.
+    #[test]
+    fn parallel_reads_equal_plain_reads() {
+        let dir = std::env::temp_dir().join(format!("sitemap-lint-input-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("large.xml");
+        let len = PARALLEL_READ_MIN as usize + 12_345;
+        let data: Vec<u8> = (0..len).map(|i| (i % 251) as u8).collect();
+        std::fs::write(&path, &data).unwrap();
+        let read = |cap: u64, size: u64, threads: usize| {
+            let file = std::fs::File::open(&path).unwrap();
+            load_file(&file, cap, size, threads).unwrap()
+        };
+        let big = u64::MAX / 2;
+        #[cfg(unix)]
+        {
+            let file = std::fs::File::open(&path).unwrap();
+            let parts = read_parallel(&file, big, len as u64, 2).unwrap();
+            assert_eq!(parts.as_deref(), Some(&data[..]), "read in parts");
+            let shrunk = read_parallel(&file, big, len as u64 + 1, 2).unwrap();
+            assert!(shrunk.is_none(), "a part ends early: read the plain way");
+        }
+        for threads in [1, 2, 3, 8] {
+            let bytes = read(big, len as u64, threads);
+            assert_eq!(bytes.data, data, "{threads} threads");
+            assert!(!bytes.too_large);
+            // Grown since its length was taken: the rest is read too.
+            assert_eq!(read(big, len as u64 - 5_000, threads).data, data);
+            // Shrunk since: read the plain way.
+            assert_eq!(read(big, len as u64 + 5_000, threads).data, data);
+            // The cap holds, and one byte more tells that there was more.
+            let cap = len as u64 - 100;
+            let bytes = read(cap, len as u64, threads);
+            assert!(bytes.too_large);
+            assert_eq!(bytes.data, &data[..cap as usize]);
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -134,5 +134,6 @@ pub fn check_path(
         ));
     }
     let file = std::fs::File::open(path)?;
-    check_reader(name, file, settings)
+    let bytes = input::load_file(&file, settings.max_size, meta.len(), settings.threads)?;
+    Ok(check_bytes(name, bytes, settings))
 }
