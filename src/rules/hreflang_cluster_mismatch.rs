@@ -6,7 +6,9 @@ use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
 use crate::model::{Entry, Sitemap};
 use crate::rule::{Collector, Context, Rule, RuleMeta, MAX_REPORTS_PER_RULE};
-use crate::rules::hreflang_return_link::{self as return_link, Alt, FastHasher, Graph, Index};
+use crate::rules::hreflang_return_link::{
+    self as return_link, Alt, FastHasher, Graph, Index, X_DEFAULT,
+};
 
 declare_rule! {
     /// ## What it does
@@ -109,17 +111,15 @@ struct Clusters<'a> {
 /// (href, lowercase code) pairs.
 fn fingerprint(graph: &Graph<'_>, page: usize) -> u64 {
     let mut sum = 0u64;
-    let mut previous: Option<(u32, &str)> = None;
+    let mut previous: Option<(u32, u128)> = None;
     for alt in graph.alts(page) {
-        if previous.is_some_and(|(t, l)| t == alt.target && l.eq_ignore_ascii_case(&alt.lang)) {
+        if previous == Some((alt.target, alt.code)) {
             continue;
         }
-        previous = Some((alt.target, &alt.lang));
+        previous = Some((alt.target, alt.code));
         let mut h = FastHasher::default();
         h.write_u32(alt.target);
-        for b in alt.lang.bytes() {
-            h.write_u8(b.to_ascii_lowercase());
-        }
+        h.write_u128(alt.code);
         // Mixed (MurmurHash3's finaliser) so that sums of different lists rarely coincide.
         let mut x = h.finish();
         x ^= x >> 33;
@@ -185,7 +185,7 @@ pub(crate) fn check(graph: &Graph<'_>, index: &Index, cx: &mut Context<'_>) {
                 previous = Some(alt.target);
                 let Some(q) = index.page(alt.target) else { continue };
                 // `x-default` is a role, not the page's language: only language codes compare.
-                let language = |a: &&Alt<'_>| !a.lang.eq_ignore_ascii_case("x-default");
+                let language = |a: &&Alt<'_>| a.code != X_DEFAULT;
                 let selves = graph.alts_to(q, alt.target).iter().filter(language);
                 let mut mine = graph.alts_to(p, alt.target).iter().filter(language);
                 let (Some(theirs), Some(_)) = (selves.clone().next(), mine.clone().next()) else {
@@ -195,7 +195,7 @@ pub(crate) fn check(graph: &Graph<'_>, index: &Index, cx: &mut Context<'_>) {
                     || mine.any(|m| {
                         selves
                             .clone()
-                            .any(|s| s.lang.eq_ignore_ascii_case(&m.lang))
+                            .any(|s| s.code == m.code)
                     })
                 {
                     continue;
@@ -394,5 +394,28 @@ mod tests {
             .diagnostics
             .iter()
             .all(|d| d.rule.name != "hreflang-cluster-mismatch"));
+    }
+
+    #[test]
+    fn codes_compare_without_case_short_or_long() {
+        let e = |p: &str| format!("https://www.example.com/{p}/");
+        for (a, b, other) in [
+            ("de", "DE", "fr"),
+            (
+                "zh-Hant-TW-x-private1",
+                "ZH-HANT-TW-X-PRIVATE1",
+                "zh-hant-tw-x-private2",
+            ),
+        ] {
+            let urls = |own: &'static str| {
+                vec![
+                    (e("en"), vec![("en", e("en")), (a, e("de"))]),
+                    (e("de"), vec![("EN", e("en")), (own, e("de"))]),
+                ]
+            };
+            assert_eq!(count(&sitemap(&urls(b)), "hreflang-cluster-mismatch"), 0, "{a}");
+            // The page calls itself something else than the other page calls it.
+            assert_eq!(count(&sitemap(&urls(other)), "hreflang-cluster-mismatch"), 1, "{a}");
+        }
     }
 }

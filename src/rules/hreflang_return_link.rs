@@ -99,6 +99,10 @@ pub(crate) struct Page<'a> {
 pub(crate) struct Alt<'a> {
     /// The code, a slice of the source unless it holds references.
     pub lang: Cow<'a, str>,
+    /// The code in lowercase as a number (see [`Graph::code`]): equal numbers are codes equal
+    /// but for case ([`X_DEFAULT`] is `x-default`), so the checks compare codes without reading
+    /// the text.
+    pub code: u128,
     pub lang_span: Range<usize>,
     pub href_span: Range<usize>,
     /// The interned id of the trimmed `href`: equal ids are equal URLs (see [`Graph::href`]).
@@ -116,6 +120,8 @@ pub(crate) struct Graph<'a> {
     hrefs: Vec<Cow<'a, str>>,
     /// URL → id, while entries are added; emptied by [`Graph::index`].
     ids: HashMap<Cow<'a, str>, u32, BuildHasherDefault<FastHasher>>,
+    /// Lowercase codes longer than 16 bytes → id (see [`Graph::code`]).
+    long_codes: HashMap<Box<str>, u32, BuildHasherDefault<FastHasher>>,
     /// Whether a link was seen: until then pages keep their `<loc>` only (id [`NO_PAGE`]), and
     /// a file without hreflang costs no hashing.
     interning: bool,
@@ -123,6 +129,9 @@ pub(crate) struct Graph<'a> {
 
 /// No page: the URL is not the `<loc>` of any page of the file.
 const NO_PAGE: u32 = u32::MAX;
+
+/// The [`Alt::code`] of `x-default`.
+pub(crate) const X_DEFAULT: u128 = u128::from_le_bytes(*b"x-default\0\0\0\0\0\0\0");
 
 /// Pages with at most this many alternates are searched linearly by id; longer lists by a binary
 /// search over their sorted URLs.
@@ -138,6 +147,25 @@ impl<'a> Graph<'a> {
         self.hrefs.push(Cow::Borrowed(""));
         self.ids.insert(url, id);
         id
+    }
+
+    /// The [`Alt::code`] of `code`: its bytes with ASCII letters in lowercase, as a number
+    /// (zero-padded: XML text holds no NUL, so no two codes of up to 16 bytes give the same
+    /// number); a longer code is interned, and numbered with a first byte of zero, which no
+    /// written code has.
+    fn code(&mut self, code: &str) -> u128 {
+        let mut key = [0u8; 16];
+        if let Some(prefix) = key.get_mut(..code.len()) {
+            prefix.copy_from_slice(code.as_bytes());
+            key.make_ascii_lowercase();
+            return u128::from_le_bytes(key);
+        }
+        let next = u32::try_from(self.long_codes.len() + 1).unwrap_or(u32::MAX);
+        let id = *self
+            .long_codes
+            .entry(code.to_ascii_lowercase().into())
+            .or_insert(next);
+        u128::from(id) << 8
     }
 
     pub fn add(&mut self, sitemap: &Sitemap<'a>, entry: &Entry<'_>) {
@@ -175,8 +203,11 @@ impl<'a> Graph<'a> {
                     *slot = href;
                 }
             }
+            let lang = lang.trim();
+            let code = self.code(lang);
             self.links.push(Alt {
-                lang: detach(source, lang.trim()),
+                lang: detach(source, lang),
+                code,
                 lang_span,
                 href_span,
                 target,
@@ -190,7 +221,13 @@ impl<'a> Graph<'a> {
             } else {
                 href_of(hrefs, a.target).cmp(href_of(hrefs, b.target))
             };
-            by_href.then_with(|| cmp_code(&a.lang, &b.lang))
+            by_href.then_with(|| {
+                if a.code == b.code {
+                    std::cmp::Ordering::Equal
+                } else {
+                    cmp_code(&a.lang, &b.lang)
+                }
+            })
         });
         self.pages.push(Page {
             loc: loc_text,
@@ -403,8 +440,30 @@ fn return_links(graph: &Graph<'_>, index: &Index, cx: &mut Context<'_>) {
 
 #[cfg(test)]
 mod tests {
-    use super::PARALLEL_FINISH;
+    use super::{Graph, PARALLEL_FINISH, X_DEFAULT};
     use crate::{check_reader, Settings};
+
+    #[test]
+    fn codes_are_equal_when_equal_but_for_case() {
+        let mut g = Graph::default();
+        assert_eq!(g.code("x-default"), X_DEFAULT);
+        assert_eq!(g.code("X-Default"), X_DEFAULT);
+        assert_eq!(g.code("EN-gb"), g.code("en-GB"));
+        assert_ne!(g.code("en"), g.code("en-gb"));
+        assert_ne!(g.code(""), g.code("en"));
+        let long = "zh-Hant-TW-x-private1";
+        assert_eq!(g.code(long), g.code(&long.to_uppercase()));
+        assert_ne!(g.code(long), g.code("zh-Hant-TW-x-private2"));
+        // Long codes are numbered apart from every short one, the empty one included.
+        let short: Vec<u128> = ["", "a", "zh-Hant-TW-x-pri"]
+            .iter()
+            .map(|c| g.code(c))
+            .collect();
+        assert!(!short.contains(&g.code(long)));
+        // Only ASCII letters are folded, as `eq_ignore_ascii_case` does.
+        assert_eq!(g.code("dé-CH"), g.code("dé-ch"));
+        assert_ne!(g.code("dé"), g.code("dÉ"));
+    }
 
     fn findings(xml: &str) -> Vec<String> {
         let report = check_reader("t.xml", xml.as_bytes(), &Settings::default()).unwrap();
