@@ -319,7 +319,7 @@ fn run(name: &str, bytes: Bytes, settings: &Settings, site: &mut FileSummary) ->
             Err(owned) => source = SourceFile::new(file_name, owned),
             Ok(layout) => {
                 let checked = check_split(&layout, settings, site);
-                source = SourceFile::new(file_name, layout.into_source());
+                source = SourceFile::laid_out(file_name, layout);
                 if let Some((diagnostics, directives)) = checked {
                     out.extend(diagnostics);
                     return (source, out, directives);
