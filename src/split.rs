@@ -41,7 +41,7 @@ const MAX_PIECES: usize = 256;
 /// Room a buffer read for splitting keeps after the text (see `input::with_slack`): the copies
 /// of the root's tags for [`MAX_PIECES`] pieces, when they are 256 bytes long together (a root
 /// with a few namespace declarations). More is allocated when needed.
-pub const SLACK: usize = MAX_PIECES * 256;
+pub const SLACK: usize = (MAX_PIECES + 1) * 256;
 
 /// One piece of [`Layout::buf`].
 #[derive(Debug, Clone)]
@@ -232,12 +232,22 @@ fn root_start_tag(text: &str, skip: usize) -> Option<(usize, usize, &str)> {
 }
 
 /// Where to cut: right after an end tag whose local name is `url` or `sitemap`, about every
-/// `piece` bytes after the root's start tag.
+/// `piece` bytes after the root's start tag, and once early (a short first piece).
 fn cuts(text: &str, from: usize, piece: usize) -> Vec<usize> {
     let body = text.len() - from;
     let n = (body / piece).clamp(1, MAX_PIECES);
-    let mut out = Vec::with_capacity(n);
+    let mut out = Vec::with_capacity(n + 1);
     let mut last = from;
+    // The first piece is parsed before the other threads start (it tells the site's origin):
+    // an eighth of a piece keeps that wait short.
+    if n > 1 {
+        if let Some(cut) = cut_after(text, from + (body / n / 8).max(1)) {
+            if cut < from + body / n {
+                out.push(cut);
+                last = cut;
+            }
+        }
+    }
     for k in 1..n {
         let target = (from + body / n * k).max(last);
         match cut_after(text, target) {
