@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The sitemap-lint benchmark (issue #7): one command, deterministic inputs, paired runs.
 
-    python3 bench/run.py            # full run: 3-5 minutes on 2 cores, plus the release build
+    python3 bench/run.py            # full run: 8-10 minutes on 2 cores, plus the release build
     python3 bench/run.py --quick    # smoke test: small inputs, one run each (seconds)
     python3 bench/run.py --runs 9 --only max-52mb,urls-50k
 
@@ -16,7 +16,8 @@ What it does, in order:
 4. runs, for each input, `sitemap-lint check`, `xmllint --noout --stream --schema` and the
    roxmltree floor (examples/roxmltree_floor.rs: read, gunzip, UTF-8 check, bare parse)
    alternately, N times each (the order rotates every round), and measures every process with
-   wait4(2): wall time, user+system CPU time and peak RSS (ru_maxrss);
+   wait4(2): wall time and user+system CPU time, then runs it again under GNU time for its peak
+   RSS (so that the wrapper's own start-up is not timed);
 5. prints a Markdown table of medians with the ratios to xmllint and to the floor, and PASS/FAIL
    for each target of the issue.
 
@@ -268,15 +269,17 @@ GNU_TIME = "/usr/bin/time" if os.access("/usr/bin/time", os.X_OK) else None
 
 
 def measure(argv, result):
-    """Runs argv once; records wall seconds, CPU seconds (user + system) and peak RSS in bytes.
+    """Runs argv twice: once on its own for the wall seconds and CPU seconds (user + system), once
+    under GNU time for the peak RSS in bytes.
 
     Peak RSS comes from GNU time's %M: the rusage of a process forked from this (large) Python
-    process would count this process's pages as well. Without /usr/bin/time, ru_maxrss of the
+    process would count this process's pages as well. The times are not taken under GNU time:
+    its own fork and exec add about 6 ms to every run, the same for every tool, which would
+    push the ratios of the fast tools toward 1. Without /usr/bin/time, ru_maxrss of the
     child is used and includes the driver's own size (a note says so)."""
-    with tempfile.TemporaryFile() as err, tempfile.NamedTemporaryFile("r") as rss:
-        wrapped = [GNU_TIME, "-f", "%M", "-o", rss.name, *argv] if GNU_TIME else argv
+    with tempfile.TemporaryFile() as err:
         t = time.perf_counter()
-        proc = subprocess.Popen(wrapped, stdout=subprocess.DEVNULL, stderr=err)
+        proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=err)
         _, status, usage = os.wait4(proc.pid, 0)
         wall = time.perf_counter() - t
         proc.returncode = os.waitstatus_to_exitcode(status)
@@ -284,12 +287,14 @@ def measure(argv, result):
             err.seek(0)
             tail = err.read().decode(errors="replace").strip().splitlines()[-6:]
             result.failure = f"`{' '.join(os.path.basename(a) for a in argv[:3])} …` exited {proc.returncode}: " + " | ".join(tail)
-        peak = usage.ru_maxrss * 1024
-        if GNU_TIME:
+    peak = usage.ru_maxrss * 1024
+    if GNU_TIME:
+        with tempfile.NamedTemporaryFile("r") as rss:
+            wrapped = [GNU_TIME, "-f", "%M", "-o", rss.name, *argv]
+            subprocess.run(wrapped, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             lines = [l for l in rss.read().split() if l.isdigit()]
             peak = int(lines[-1]) * 1024 if lines else 0
     result.wall.append(wall)
-    # wait4 counts the children the process waited for: GNU time's child is included.
     result.cpu.append(usage.ru_utime + usage.ru_stime)
     result.rss.append(peak)
 
