@@ -35,6 +35,10 @@ const EXIT_TROUBLE: u8 = 2;
 /// spawned threads).
 const WORKER_STACK: usize = 8 * 1024 * 1024;
 
+/// How much file text the results waiting to be rendered may hold before the threads stop
+/// running ahead (see [`run_ordered`]).
+const HELD_WEIGHT: usize = 32 << 20;
+
 #[derive(Parser)]
 #[command(
     name = "sitemap-lint",
@@ -464,49 +468,56 @@ fn check(args: CheckArgs, stdout: &mut dyn Write) -> io::Result<u8> {
         })
         .collect();
     let work = |i: usize| check_target(&targets[i], &per_target[i]);
-    run_ordered(targets.len(), jobs, work, |i, outcome| match outcome {
-        Ok(mut outcome) => {
-            internal_error |= outcome.report.internal_error();
-            if let Some(check) = &mut set_check {
-                let found = check.file(i, &outcome.report.site, &per_target[i]);
-                if !found.is_empty() {
-                    let report = &mut outcome.report;
-                    report.diagnostics.extend(found);
-                    report.diagnostics.sort_by(|a, b| {
-                        (a.primary.span.start, a.primary.span.end, a.rule.name).cmp(&(
-                            b.primary.span.start,
-                            b.primary.span.end,
-                            b.rule.name,
-                        ))
-                    });
+    let weight = |r: &io::Result<Outcome>| r.as_ref().map_or(0, |o| o.size);
+    run_ordered(
+        targets.len(),
+        jobs,
+        work,
+        weight,
+        |i, outcome| match outcome {
+            Ok(mut outcome) => {
+                internal_error |= outcome.report.internal_error();
+                if let Some(check) = &mut set_check {
+                    let found = check.file(i, &outcome.report.site, &per_target[i]);
+                    if !found.is_empty() {
+                        let report = &mut outcome.report;
+                        report.diagnostics.extend(found);
+                        report.diagnostics.sort_by(|a, b| {
+                            (a.primary.span.start, a.primary.span.end, a.rule.name).cmp(&(
+                                b.primary.span.start,
+                                b.primary.span.end,
+                                b.rule.name,
+                            ))
+                        });
+                    }
                 }
+                if args.quiet {
+                    outcome
+                        .report
+                        .diagnostics
+                        .retain(|d| d.severity == Severity::Error);
+                }
+                summary.add(&outcome.report);
+                let checked = Checked {
+                    report: &outcome.report,
+                    repo_path: &targets[i].repo_path,
+                    compressed: outcome.compressed,
+                };
+                renderer.file(&checked, out)
             }
-            if args.quiet {
-                outcome
-                    .report
-                    .diagnostics
-                    .retain(|d| d.severity == Severity::Error);
+            Err(e) => {
+                // Keep stdout and stderr in order when both go to the terminal.
+                out.flush()?;
+                eprintln!(
+                    "sitemap-lint: error: cannot read `{}`: {}",
+                    targets[i].display,
+                    describe_io(&e)
+                );
+                unreadable += 1;
+                Ok(())
             }
-            summary.add(&outcome.report);
-            let checked = Checked {
-                report: &outcome.report,
-                repo_path: &targets[i].repo_path,
-                compressed: outcome.compressed,
-            };
-            renderer.file(&checked, out)
-        }
-        Err(e) => {
-            // Keep stdout and stderr in order when both go to the terminal.
-            out.flush()?;
-            eprintln!(
-                "sitemap-lint: error: cannot read `{}`: {}",
-                targets[i].display,
-                describe_io(&e)
-            );
-            unreadable += 1;
-            Ok(())
-        }
-    })?;
+        },
+    )?;
     let set_line = set_line(set_check.as_ref(), set.site.root_given);
     renderer.finish(&summary, out)?;
     out.flush()?;
@@ -628,6 +639,8 @@ struct Outcome {
     report: FileReport,
     /// The raw input was gzip.
     compressed: bool,
+    /// Bytes of input held by `report` until it is rendered (see [`run_ordered`]).
+    size: usize,
 }
 
 /// Reads and checks one target. I/O problems (missing, unreadable, not a regular file) are
@@ -651,9 +664,11 @@ fn check_target(target: &Target, settings: &Settings) -> io::Result<Outcome> {
         }
     };
     let compressed = bytes.gzip;
+    let size = bytes.data.len();
     Ok(Outcome {
         report: check_bytes(&target.display, bytes, settings),
         compressed,
+        size,
     })
 }
 
@@ -662,8 +677,10 @@ struct Schedule<T> {
     next_take: usize,
     /// The index `consume` gets next.
     next_done: usize,
-    /// Results not yet consumed, by index.
-    ready: BTreeMap<usize, io::Result<T>>,
+    /// Results not yet consumed, by index, with their weights.
+    ready: BTreeMap<usize, (io::Result<T>, usize)>,
+    /// The sum of the weights in `ready`.
+    held: usize,
     stop: bool,
     /// A helper died outside `work` (a bug): what it took will never come.
     broken: bool,
@@ -676,8 +693,10 @@ struct Schedule<T> {
 /// Runs `work(i)` for `i` in `0..n` on `jobs` threads (the calling one and `jobs - 1` helpers)
 /// and hands each result to `consume`, on the calling thread, in index order.
 ///
-/// At most `2 × jobs` indices are taken ahead of the one `consume` waits for, so only that many
-/// results (each holding a file's text) exist at once, however many inputs there are. The calling
+/// Up to `2 × jobs` indices are taken ahead of the one `consume` waits for, and up to `32 × jobs`
+/// while the results waiting weigh less than [`HELD_WEIGHT`] (`weight` gives a result's bytes of
+/// file text): results alive are bounded, however many inputs there are, and a thread that runs
+/// ahead (its core is less busy) does not wait for every file of the other. The calling
 /// thread consumes what is ready between its own items, so no thread is woken per item (on a
 /// virtual machine a wake-up costs tens of microseconds). When `consume` fails (a closed pipe),
 /// the helpers stop and the error is returned. A panic in `work` is caught and becomes an error
@@ -686,17 +705,24 @@ fn run_ordered<T: Send>(
     n: usize,
     jobs: usize,
     work: impl Fn(usize) -> io::Result<T> + Sync,
+    weight: impl Fn(&io::Result<T>) -> usize + Sync,
     mut consume: impl FnMut(usize, io::Result<T>) -> io::Result<()>,
 ) -> io::Result<()> {
     if n == 0 {
         return Ok(());
     }
     let jobs = jobs.clamp(1, n);
-    let window = 2 * jobs;
+    let (short, long) = (2 * jobs, 32 * jobs);
+    let may_take = |s: &Schedule<T>| {
+        s.next_take < n
+            && (s.next_take < s.next_done + short
+                || (s.next_take < s.next_done + long && s.held < HELD_WEIGHT))
+    };
     let schedule = Mutex::new(Schedule {
         next_take: 0,
         next_done: 0,
         ready: BTreeMap::new(),
+        held: 0,
         stop: false,
         broken: false,
         caller_waits: false,
@@ -706,23 +732,31 @@ fn run_ordered<T: Send>(
     let (moved, arrived) = (Condvar::new(), Condvar::new());
     let lock = || schedule.lock().unwrap_or_else(PoisonError::into_inner);
     let run = |i: usize| {
-        catch_unwind(AssertUnwindSafe(|| work(i))).unwrap_or_else(|_| {
+        let result = catch_unwind(AssertUnwindSafe(|| work(i))).unwrap_or_else(|_| {
             Err(io::Error::other(
                 "internal error: sitemap-lint failed while reading this file",
             ))
-        })
+        });
+        let w = weight(&result);
+        (result, w)
+    };
+    let finished = |s: &mut Schedule<T>, i: usize, (result, w): (io::Result<T>, usize)| {
+        s.held += w;
+        s.ready.insert(i, (result, w));
     };
 
     thread::scope(|scope| {
         for _ in 1..jobs {
-            let (schedule, lock, moved, arrived, run) = (&schedule, &lock, &moved, &arrived, &run);
+            let (schedule, lock, moved, arrived, run, may_take, finished) = (
+                &schedule, &lock, &moved, &arrived, &run, &may_take, &finished,
+            );
             let helper = move || {
                 // Tells the calling thread if this helper dies with an item taken.
                 let guard = Departure { schedule, arrived };
                 loop {
                     let i = {
                         let mut s = lock();
-                        while !s.stop && s.next_take < n && s.next_take >= s.next_done + window {
+                        while !s.stop && s.next_take < n && !may_take(&s) {
                             s.helpers_waiting += 1;
                             s = moved.wait(s).unwrap_or_else(PoisonError::into_inner);
                             s.helpers_waiting -= 1;
@@ -735,7 +769,7 @@ fn run_ordered<T: Send>(
                     };
                     let result = run(i);
                     let mut s = lock();
-                    s.ready.insert(i, result);
+                    finished(&mut s, i, result);
                     if i == s.next_done && s.caller_waits {
                         arrived.notify_one();
                     }
@@ -751,7 +785,8 @@ fn run_ordered<T: Send>(
         let mut s = lock();
         let result = loop {
             let i = s.next_done;
-            if let Some(outcome) = s.ready.remove(&i) {
+            if let Some((outcome, w)) = s.ready.remove(&i) {
+                s.held -= w;
                 drop(s);
                 let consumed = consume(i, outcome);
                 s = lock();
@@ -767,13 +802,13 @@ fn run_ordered<T: Send>(
                 }
             } else if s.broken {
                 break Err(io::Error::other("a worker thread stopped unexpectedly"));
-            } else if s.next_take < n && s.next_take < s.next_done + window {
+            } else if may_take(&s) {
                 let i = s.next_take;
                 s.next_take += 1;
                 drop(s);
                 let outcome = run(i);
                 s = lock();
-                s.ready.insert(i, outcome);
+                finished(&mut s, i, outcome);
             } else {
                 s.caller_waits = true;
                 s = arrived.wait(s).unwrap_or_else(PoisonError::into_inner);
@@ -906,64 +941,93 @@ mod tests {
     use super::*;
     use std::sync::atomic::{AtomicUsize, Ordering};
 
+    /// Runs 200 items on `jobs` threads, each result weighing `weight`, with `consume_us` of work
+    /// per consumed result; checks the order and returns the most results alive at once.
+    fn peak_alive(jobs: usize, weight: usize, consume_us: u64) -> usize {
+        let alive = AtomicUsize::new(0);
+        let peak = AtomicUsize::new(0);
+        let mut seen = Vec::new();
+        run_ordered(
+            200,
+            jobs,
+            |i| {
+                let now = alive.fetch_add(1, Ordering::SeqCst) + 1;
+                peak.fetch_max(now, Ordering::SeqCst);
+                // Later items finish first now and then, to exercise the re-ordering.
+                std::thread::sleep(std::time::Duration::from_micros(
+                    ((i * 7919) % 13) as u64 * 50,
+                ));
+                Ok(i)
+            },
+            |_| weight,
+            |i, r| {
+                assert_eq!(r.unwrap(), i);
+                seen.push(i);
+                std::thread::sleep(std::time::Duration::from_micros(consume_us));
+                alive.fetch_sub(1, Ordering::SeqCst);
+                Ok(())
+            },
+        )
+        .unwrap();
+        assert_eq!(seen, (0..200).collect::<Vec<_>>());
+        peak.load(Ordering::SeqCst)
+    }
+
     #[test]
     fn results_come_in_order_with_a_bounded_number_alive() {
         for jobs in [1, 2, 4] {
-            let alive = AtomicUsize::new(0);
-            let peak = AtomicUsize::new(0);
-            let mut seen = Vec::new();
-            run_ordered(
-                200,
-                jobs,
-                |i| {
-                    let now = alive.fetch_add(1, Ordering::SeqCst) + 1;
-                    peak.fetch_max(now, Ordering::SeqCst);
-                    // Later items finish first now and then, to exercise the re-ordering.
-                    std::thread::sleep(std::time::Duration::from_micros(
-                        ((i * 7919) % 13) as u64 * 50,
-                    ));
-                    Ok(i)
-                },
-                |i, r| {
-                    assert_eq!(r.unwrap(), i);
-                    seen.push(i);
-                    alive.fetch_sub(1, Ordering::SeqCst);
-                    Ok(())
-                },
-            )
-            .unwrap();
-            assert_eq!(seen, (0..200).collect::<Vec<_>>());
+            // Results that hold a lot of text: no more than 2 × jobs alive.
+            let heavy = peak_alive(jobs, HELD_WEIGHT, 0);
             assert!(
-                peak.load(Ordering::SeqCst) <= 2 * jobs,
-                "jobs {jobs}: {peak:?}"
+                heavy <= 2 * jobs,
+                "jobs {jobs}: {heavy} heavy results alive"
             );
+            let heavy_slow = peak_alive(jobs, HELD_WEIGHT, 500);
+            assert!(heavy_slow <= 2 * jobs, "jobs {jobs}: {heavy_slow}");
+            // Light ones: up to 32 × jobs, and the helpers do run ahead of a slow consumer.
+            let light = peak_alive(jobs, 1, 500);
+            assert!(
+                light <= 32 * jobs,
+                "jobs {jobs}: {light} light results alive"
+            );
+            if jobs > 1 {
+                assert!(
+                    light > 2 * jobs,
+                    "jobs {jobs}: helpers did not run ahead ({light})"
+                );
+            }
         }
     }
 
     #[test]
     fn a_failing_consumer_stops_the_workers_and_a_panic_becomes_an_error() {
-        let taken = AtomicUsize::new(0);
-        let r = run_ordered(
-            1000,
-            2,
-            |i| {
-                taken.fetch_add(1, Ordering::SeqCst);
-                if i == 1 {
-                    panic!("boom");
-                }
-                Ok(i)
-            },
-            |i, r| {
-                if i == 1 {
-                    assert!(r.is_err(), "the panic is an error result");
-                }
-                if i == 5 {
-                    return Err(io::Error::from(io::ErrorKind::BrokenPipe));
-                }
-                Ok(())
-            },
-        );
-        assert_eq!(r.unwrap_err().kind(), io::ErrorKind::BrokenPipe);
-        assert!(taken.load(Ordering::SeqCst) < 20, "workers stopped early");
+        // Heavy results: at most 2 × jobs taken ahead; light ones: at most 32 × jobs.
+        for (weight, most) in [(HELD_WEIGHT, 20), (0, 6 + 32 * 2 + 2)] {
+            let taken = AtomicUsize::new(0);
+            let r = run_ordered(
+                1000,
+                2,
+                |i| {
+                    taken.fetch_add(1, Ordering::SeqCst);
+                    if i == 1 {
+                        panic!("boom");
+                    }
+                    Ok(i)
+                },
+                |_| weight,
+                |i, r| {
+                    if i == 1 {
+                        assert!(r.is_err(), "the panic is an error result");
+                    }
+                    if i == 5 {
+                        return Err(io::Error::from(io::ErrorKind::BrokenPipe));
+                    }
+                    Ok(())
+                },
+            );
+            assert_eq!(r.unwrap_err().kind(), io::ErrorKind::BrokenPipe);
+            let taken = taken.load(Ordering::SeqCst);
+            assert!(taken < most, "workers stopped early: {taken} taken");
+        }
     }
 }
