@@ -693,6 +693,7 @@ fn check_split(
         }),
         turned: Condvar::new(),
         next_piece: AtomicUsize::new(0),
+        turn: AtomicUsize::new(0),
         failed: AtomicBool::new(false),
         searching: AtomicBool::new(true),
     };
@@ -816,6 +817,8 @@ struct Pipeline<'p, 's, 'c> {
     /// Signalled when a piece's turn ends (or the work stops).
     turned: Condvar,
     next_piece: AtomicUsize,
+    /// The piece whose turn it is (`Turns::next`, readable without the lock).
+    turn: AtomicUsize,
     /// A piece did not parse: the file is parsed whole instead.
     failed: AtomicBool,
     /// Whether suppression comments are still looked for (a hint: [`Walk`] decides).
@@ -894,7 +897,7 @@ impl<'s, 'c> Pipeline<'_, 's, 'c> {
 
     /// Whether piece `k` is the one the walk takes next.
     fn is_turn(&self, k: usize) -> bool {
-        self.turns.lock().is_ok_and(|t| t.next == k)
+        self.turn.load(Ordering::Acquire) == k
     }
 
     /// Waits for the turn of a prepared piece and hands it to the walk; `keep`, the root's
@@ -930,6 +933,7 @@ impl<'s, 'c> Pipeline<'_, 's, 'c> {
             walk.retained.push(children);
         }
         turns.next += 1;
+        self.turn.store(turns.next, Ordering::Release);
         drop(turns);
         self.turned.notify_all();
         true
