@@ -154,11 +154,12 @@ impl<'a> Graph<'a> {
     /// number); a longer code is interned, and numbered with a first byte of zero, which no
     /// written code has.
     fn code(&mut self, code: &str) -> u128 {
-        let mut key = [0u8; 16];
-        if let Some(prefix) = key.get_mut(..code.len()) {
-            prefix.copy_from_slice(code.as_bytes());
-            key.make_ascii_lowercase();
-            return u128::from_le_bytes(key);
+        if code.len() <= 16 {
+            // Byte by byte into the number (as `u128::from_le_bytes` of the padded bytes): a
+            // copy into an array read back whole stalls on the store forwarding.
+            return code.bytes().rev().fold(0u128, |key, b| {
+                key << 8 | u128::from(b.to_ascii_lowercase())
+            });
         }
         let next = u32::try_from(self.long_codes.len() + 1).unwrap_or(u32::MAX);
         let id = *self
