@@ -2,7 +2,7 @@
 
 use std::borrow::Cow;
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::ops::Range;
 
 use crate::declare_rule;
@@ -119,13 +119,33 @@ pub(crate) struct Graph<'a> {
     /// Id → the URL as written in an `href` (empty while only a `<loc>` has it).
     hrefs: Vec<Cow<'a, str>>,
     /// URL → id, while entries are added; emptied by [`Graph::index`].
-    ids: HashMap<Cow<'a, str>, u32, BuildHasherDefault<FastHasher>>,
+    ids: HashMap<Hashed<'a>, u32, BuildHasherDefault<FastHasher>>,
     /// Lowercase codes longer than 16 bytes → id (see [`Graph::code`]).
     long_codes: HashMap<Box<str>, u32, BuildHasherDefault<FastHasher>>,
     /// Whether a link was seen: until then pages keep their `<loc>` only (id [`NO_PAGE`]), and
     /// a file without hreflang costs no hashing.
     interning: bool,
 }
+
+/// A URL with its hash, so that growing the map does not read the URLs again.
+struct Hashed<'a> {
+    hash: u64,
+    url: Cow<'a, str>,
+}
+
+impl Hash for Hashed<'_> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_u64(self.hash);
+    }
+}
+
+impl PartialEq for Hashed<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.hash == other.hash && self.url == other.url
+    }
+}
+
+impl Eq for Hashed<'_> {}
 
 /// No page: the URL is not the `<loc>` of any page of the file.
 const NO_PAGE: u32 = u32::MAX;
@@ -140,12 +160,14 @@ const LINEAR: usize = 16;
 impl<'a> Graph<'a> {
     /// The id of `url`, interned on first sight.
     fn intern(&mut self, url: Cow<'a, str>) -> u32 {
-        if let Some(&id) = self.ids.get(&*url) {
-            return id;
+        let mut h = FastHasher::default();
+        h.write(url.as_bytes());
+        let key = Hashed { hash: h.finish(), url };
+        let next = u32::try_from(self.hrefs.len()).unwrap_or(u32::MAX);
+        let id = *self.ids.entry(key).or_insert(next);
+        if id == next {
+            self.hrefs.push(Cow::Borrowed(""));
         }
-        let id = u32::try_from(self.hrefs.len()).unwrap_or(u32::MAX);
-        self.hrefs.push(Cow::Borrowed(""));
-        self.ids.insert(url, id);
         id
     }
 
