@@ -10,6 +10,7 @@ use crate::diagnostic::Diagnostic;
 use crate::hreflang;
 use crate::model::{detach, Entry, EntryKind, Sitemap};
 use crate::rule::{Collector, Context, Rule, RuleMeta, MAX_REPORTS_PER_RULE};
+use crate::rules::too_many_entries::MAX_ENTRIES;
 
 declare_rule! {
     /// ## What it does
@@ -147,6 +148,17 @@ impl PartialEq for Hashed<'_> {
 
 impl Eq for Hashed<'_> {}
 
+/// The fewest bytes a page takes in the text: `<url><loc>x</loc></url>`.
+const SMALLEST_PAGE: usize = 23;
+
+/// Room for as many pages as a text of `len` bytes can hold, up to the protocol's limit, made on
+/// the first page: grown by doubling, the list of a large file is copied into fresh memory again
+/// and again, a page fault per 4 KiB, in the file's turn (one thread at a time). Room never
+/// written to is address space, not memory.
+fn page_room(len: usize) -> usize {
+    (len / SMALLEST_PAGE).min(MAX_ENTRIES)
+}
+
 /// No page: the URL is not the `<loc>` of any page of the file.
 const NO_PAGE: u32 = u32::MAX;
 
@@ -200,6 +212,9 @@ impl<'a> Graph<'a> {
         let loc_text = detach(source, loc.trimmed());
         if loc_text.is_empty() {
             return;
+        }
+        if self.pages.capacity() == 0 {
+            self.pages.reserve(page_room(source.len()));
         }
         let mut id = if self.interning {
             self.intern(loc_text.clone())
@@ -463,7 +478,8 @@ fn return_links(graph: &Graph<'_>, index: &Index, cx: &mut Context<'_>) {
 
 #[cfg(test)]
 mod tests {
-    use super::{Graph, PARALLEL_FINISH, X_DEFAULT};
+    use super::{page_room, Graph, PARALLEL_FINISH, SMALLEST_PAGE, X_DEFAULT};
+    use crate::rules::too_many_entries::MAX_ENTRIES;
     use crate::{check_reader, Settings};
 
     #[test]
@@ -486,6 +502,23 @@ mod tests {
         // Only ASCII letters are folded, as `eq_ignore_ascii_case` does.
         assert_eq!(g.code("dé-CH"), g.code("dé-ch"));
         assert_ne!(g.code("dé"), g.code("dÉ"));
+    }
+
+    /// The room made on the first page holds every page the file can have, up to the limit.
+    #[test]
+    fn page_room_fits_a_file_of_the_smallest_pages() {
+        let smallest = "<url><loc>x</loc></url>";
+        assert_eq!(smallest.len(), SMALLEST_PAGE);
+        for pages in [1, 2, 999, 1_000, 49_999, MAX_ENTRIES] {
+            let xml = format!(
+                r#"<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">{}</urlset>"#,
+                smallest.repeat(pages)
+            );
+            assert!(page_room(xml.len()) >= pages, "{pages} pages");
+            assert!(page_room(xml.len()) <= MAX_ENTRIES);
+        }
+        assert_eq!(page_room(usize::MAX), MAX_ENTRIES);
+        assert_eq!(page_room(0), 0);
     }
 
     fn findings(xml: &str) -> Vec<String> {
