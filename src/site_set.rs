@@ -129,10 +129,13 @@ impl Site {
         site_root: Option<&Path>,
         files: &[Option<&Path>],
     ) -> Site {
-        let files: Vec<Option<PathBuf>> = files.iter().map(|f| f.map(absolute)).collect();
+        let cwd = std::env::current_dir().ok();
+        let cwd = cwd.as_deref();
+        let files: Vec<Option<PathBuf>> =
+            files.iter().map(|f| f.map(|f| absolute(f, cwd))).collect();
         let mut site = Site {
             sitemap_url: sitemap_url.map(str::to_owned),
-            root: site_root.map(absolute),
+            root: site_root.map(|r| absolute(r, cwd)),
             root_given: site_root.is_some(),
             root_shown: site_root.map(Path::to_path_buf),
             files,
@@ -286,10 +289,14 @@ enum Link {
     OffSite,
 }
 
-/// `path` made absolute against the current directory and cleaned of `.` and `..` (lexically:
-/// symlinks are not resolved, so the same spelling always gives the same path).
-fn absolute(path: &Path) -> PathBuf {
-    let full = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+/// `path` made absolute against the current directory `cwd` and cleaned of `.` and `..`
+/// (lexically: symlinks are not resolved, so the same spelling always gives the same path). The
+/// caller asks for the current directory once: `std::path::absolute` asks the kernel per path.
+fn absolute(path: &Path, cwd: Option<&Path>) -> PathBuf {
+    let full = match cwd {
+        Some(cwd) if path.is_relative() && !path.as_os_str().is_empty() => cwd.join(path),
+        _ => path.to_path_buf(),
+    };
     let mut out = PathBuf::new();
     for c in full.components() {
         match c {
