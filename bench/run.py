@@ -15,9 +15,10 @@ What it does, in order:
    path), for the files that use extensions;
 4. runs, for each input, `sitemap-lint check`, `xmllint --noout --stream --schema` and the
    roxmltree floor (examples/roxmltree_floor.rs: read, gunzip, UTF-8 check, bare parse)
-   alternately, N times each (the order rotates every round), and measures every process with
-   wait4(2): wall time and user+system CPU time, then runs it again under GNU time for its peak
-   RSS (so that the wrapper's own start-up is not timed);
+   alternately, N times each (the order rotates every round), reads the input files right
+   before each run (so that every tool is timed on input in the page cache), and measures every
+   process with wait4(2): wall time and user+system CPU time, then runs it again under GNU time
+   for its peak RSS (so that the wrapper's own start-up is not timed);
 5. prints a Markdown table of medians with the ratios to xmllint and to the floor, and PASS/FAIL
    for each target of the issue.
 
@@ -268,7 +269,19 @@ class Result:
 GNU_TIME = "/usr/bin/time" if os.access("/usr/bin/time", os.X_OK) else None
 
 
-def measure(argv, result):
+def warm(paths):
+    """Reads every input file right before a timed run, so that each tool is timed on input in
+    the page cache. On the machines this was written on, the kernel drops cached pages of idle
+    files within seconds (fincore: 4-8 % of the inputs' pages in 20 s with 22 GB free), and a
+    run of small-1000 blocked 170 times in filemap_read (perf, sched_switch): whichever tool came
+    first after a pause paid for reading the disk."""
+    for path in paths:
+        with open(path, "rb") as f:
+            while f.read(1 << 20):
+                pass
+
+
+def measure(argv, result, inputs=()):
     """Runs argv twice: once on its own for the wall seconds and CPU seconds (user + system), once
     under GNU time for the peak RSS in bytes.
 
@@ -278,6 +291,7 @@ def measure(argv, result):
     push the ratios of the fast tools toward 1. Without /usr/bin/time, ru_maxrss of the
     child is used and includes the driver's own size (a note says so)."""
     with tempfile.TemporaryFile() as err:
+        warm(inputs)
         t = time.perf_counter()
         proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=err)
         _, status, usage = os.wait4(proc.pid, 0)
@@ -319,10 +333,11 @@ def run_case(case, runs):
     """Runs the tools of one case alternately, rotating the order each round."""
     results = {name: Result() for name, _ in case["tools"]}
     tools = case["tools"]
+    inputs = case.get("files") or [case["file"]]
     for r in range(runs):
         order = tools[r % len(tools) :] + tools[: r % len(tools)]
         for name, argv in order:
-            measure(argv, results[name])
+            measure(argv, results[name], inputs)
         print(f"  {case['name']}: round {r + 1}/{runs}", file=sys.stderr)
     return results
 
