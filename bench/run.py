@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The sitemap-lint benchmark (issue #7): one command, deterministic inputs, paired runs.
 
-    python3 bench/run.py            # full run: 8-10 minutes on 2 cores, plus the release build
+    python3 bench/run.py            # full run: about a minute on 2 cores, plus the release build
     python3 bench/run.py --quick    # smoke test: small inputs, one run each (seconds)
     python3 bench/run.py --runs 9 --only max-52mb,urls-50k
 
