@@ -11,7 +11,7 @@ use roxmltree::Document;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::encoding::{self, Detected};
 use crate::input::{self, Bytes, GzipProblem};
-use crate::model::{ChildKind, Entry, Kind, RootChildren, Sitemap};
+use crate::model::{ChildKind, Element, Entry, Kind, RootChildren, Sitemap};
 use crate::rule::{Category, Collector, Context, Rule, RuleMeta};
 use crate::rules::{self as r};
 use crate::site_set::FileSummary;
@@ -387,8 +387,6 @@ fn check_document(
     let hooks = EntryHooks::new(&enabled);
     let mut walk = Walk::new(&head, &enabled, settings);
     walk.tree(doc, text, base, base);
-    // Entry `i`, built with its children and through every rule's entry hook.
-    let check = |i: usize, cx: &mut Context<'_>| check_entry(&head, &children, i, &hooks, cx);
     let n = children.entries.len();
     // Tests lower `split_min` to check entries one per batch.
     let batch = BATCH.min(settings.split_min).max(1);
@@ -411,7 +409,11 @@ fn check_document(
             let (tx, rx) = std::sync::mpsc::sync_channel(settings.threads);
             for _ in 0..settings.threads.min(batches) {
                 let tx = tx.clone();
-                let (next, check) = (&next, &check);
+                let (next, entries, hooks, head) =
+                    (&next, children.entries.as_slice(), &hooks, head.clone());
+                // Entry `i`, built with its children and through every rule's entry hook.
+                let check =
+                    move |i: usize, cx: &mut Context<'_>| check_entry(&head, entries, i, hooks, cx);
                 s.spawn(move || loop {
                     let b = next.fetch_add(1, Ordering::Relaxed);
                     if b >= batches {
@@ -446,15 +448,16 @@ fn check_document(
     walk.finish(head, site)
 }
 
-/// Entry `i` of `children`, built with its children and through every enabled rule's entry hook.
+/// Entry `i` of `entries` (the root's), built with its children and through every enabled rule's entry
+/// hook.
 fn check_entry<'d>(
     head: &Sitemap<'d>,
-    children: &RootChildren<'d>,
+    entries: &[Element<'d>],
     i: usize,
     hooks: &EntryHooks,
     cx: &mut Context<'_>,
 ) -> Option<Entry<'d>> {
-    let mut entry = children.entry(i, head.namespace)?;
+    let mut entry = Entry::new(entries.get(i)?.clone(), head.namespace);
     entry.fill(head.namespace, head.source);
     run_entry_hooks(head, &entry, hooks, cx);
     Some(entry)
@@ -681,7 +684,6 @@ fn check_split(
     let enabled = enabled_rules(settings);
     let hooks = EntryHooks::new(&enabled);
     let pipeline = Pipeline {
-        head: &head,
         text,
         layout,
         hooks: &hooks,
@@ -720,15 +722,17 @@ fn check_split(
     };
     // The root's children of a piece kept to the end, for the walk (built from the kept tree,
     // which lives as long as the walk).
-    let kept = |k: usize| {
+    let kept = |k: usize, head: &Sitemap<'_>| {
         let doc = slots[k].get()?;
-        Some(RootChildren::build(doc, text, pieces[k].range.start, &head))
+        Some(RootChildren::build(doc, text, pieces[k].range.start, head))
     };
-    let work = || {
+    // Each thread works with its own copy of the head (see [`Sitemap`]).
+    let work = |head| {
+        let head = &head;
         let _stop = StopOnPanic(&pipeline);
         while let Some(k) = take() {
             let Some(fresh) = obtain(k) else { return };
-            let Some(prepared) = pipeline.prepare_parsed(k, &fresh, &slots[k]) else {
+            let Some(prepared) = pipeline.prepare_parsed(head, k, &fresh, &slots[k]) else {
                 return;
             };
             // Not its turn yet: rather than wait, check the next piece meanwhile (one at most),
@@ -737,29 +741,32 @@ fn check_split(
             if !pipeline.is_turn(k) {
                 if let Some(k2) = take() {
                     let Some(fresh2) = obtain(k2) else { return };
-                    let Some(prepared2) = pipeline.prepare_parsed(k2, &fresh2, &slots[k2]) else {
+                    let Some(prepared2) = pipeline.prepare_parsed(head, k2, &fresh2, &slots[k2])
+                    else {
                         return;
                     };
-                    let keep = fresh.is_none().then(|| kept(k)).flatten();
-                    let keep2 = fresh2.is_none().then(|| kept(k2)).flatten();
-                    if !pipeline.hand_over(prepared, keep) || !pipeline.hand_over(prepared2, keep2)
+                    let keep = fresh.is_none().then(|| kept(k, head)).flatten();
+                    let keep2 = fresh2.is_none().then(|| kept(k2, head)).flatten();
+                    if !pipeline.hand_over(head, prepared, keep)
+                        || !pipeline.hand_over(head, prepared2, keep2)
                     {
                         return;
                     }
                     continue;
                 }
             }
-            let keep = fresh.is_none().then(|| kept(k)).flatten();
-            if !pipeline.hand_over(prepared, keep) {
+            let keep = fresh.is_none().then(|| kept(k, head)).flatten();
+            if !pipeline.hand_over(head, prepared, keep) {
                 return;
             }
         }
     };
     std::thread::scope(|s| {
         for _ in 1..settings.threads.clamp(1, n) {
-            s.spawn(work);
+            let head = head.clone();
+            s.spawn(move || work(head));
         }
-        work();
+        work(head.clone());
     });
     let failed = pipeline.failed.load(Ordering::Relaxed);
     let turns = pipeline.turns.into_inner().ok()?;
@@ -807,8 +814,7 @@ fn has_other_children(doc: &Document<'_>) -> bool {
 }
 
 /// What the threads of [`check_split`] share.
-struct Pipeline<'p, 's, 'c> {
-    head: &'p Sitemap<'s>,
+struct Pipeline<'s, 'c> {
     text: &'s str,
     layout: &'s crate::split::Layout,
     hooks: &'c EntryHooks,
@@ -844,10 +850,15 @@ struct Turns<'s, 'c> {
     walk: Walk<'s, 'c>,
 }
 
-impl<'s, 'c> Pipeline<'_, 's, 'c> {
+impl<'s, 'c> Pipeline<'s, 'c> {
     /// Checks piece `k`, parsed as `doc`: the tree checks and every entry's rules, all that can
     /// run before its turn. `None` when there is no such piece.
-    fn prepare<'d>(&self, k: usize, doc: &'d Document<'d>) -> Option<Prepared<'d, 'c>>
+    fn prepare<'d>(
+        &self,
+        head: &Sitemap<'s>,
+        k: usize,
+        doc: &'d Document<'d>,
+    ) -> Option<Prepared<'d, 'c>>
     where
         's: 'd,
     {
@@ -856,13 +867,12 @@ impl<'s, 'c> Pipeline<'_, 's, 'c> {
         let own = piece.body.start.max(base);
         let searching = self.searching.load(Ordering::Relaxed);
         let (out, directives) = tree(doc, self.text, base, own, searching);
-        let head = self.head;
         let children = RootChildren::build(doc, self.text, base, head);
         let mut cx = Context::new(self.settings);
         let mut entries = Vec::with_capacity(children.entries.len());
         entries.extend(
             (0..children.entries.len())
-                .filter_map(|i| check_entry(head, &children, i, self.hooks, &mut cx)),
+                .filter_map(|i| check_entry(head, &children.entries, i, self.hooks, &mut cx)),
         );
         // The collectors run one piece at a time, under the turn; what they read of a `<loc>`
         // is computed here, while the other threads work too.
@@ -885,6 +895,7 @@ impl<'s, 'c> Pipeline<'_, 's, 'c> {
     /// [`Pipeline::prepare`] of piece `k`, parsed as `fresh` or kept in `slot`.
     fn prepare_parsed<'d>(
         &self,
+        head: &Sitemap<'s>,
         k: usize,
         fresh: &'d Option<Document<'s>>,
         slot: &'d OnceLock<Document<'s>>,
@@ -892,7 +903,7 @@ impl<'s, 'c> Pipeline<'_, 's, 'c> {
     where
         's: 'd,
     {
-        self.prepare(k, fresh.as_ref().or_else(|| slot.get())?)
+        self.prepare(head, k, fresh.as_ref().or_else(|| slot.get())?)
     }
 
     /// Whether piece `k` is the one the walk takes next.
@@ -902,7 +913,12 @@ impl<'s, 'c> Pipeline<'_, 's, 'c> {
 
     /// Waits for the turn of a prepared piece and hands it to the walk; `keep`, the root's
     /// children of a piece kept to the end, goes with the walk. False when the work stopped.
-    fn hand_over<'d>(&self, p: Prepared<'d, 'c>, keep: Option<RootChildren<'s>>) -> bool
+    fn hand_over<'d>(
+        &self,
+        head: &Sitemap<'s>,
+        p: Prepared<'d, 'c>,
+        keep: Option<RootChildren<'s>>,
+    ) -> bool
     where
         's: 'd,
     {
@@ -918,7 +934,6 @@ impl<'s, 'c> Pipeline<'_, 's, 'c> {
         if turns.stop {
             return false;
         }
-        let head = self.head;
         let walk = &mut turns.walk;
         walk.add_tree(p.out, p.directives);
         if !walk.searching {
@@ -954,9 +969,9 @@ impl<'s, 'c> Pipeline<'_, 's, 'c> {
 }
 
 /// Stops the other threads of a [`Pipeline`] when this one panics (they would wait for its turn).
-struct StopOnPanic<'a, 'p, 's, 'c>(&'a Pipeline<'p, 's, 'c>);
+struct StopOnPanic<'a, 's, 'c>(&'a Pipeline<'s, 'c>);
 
-impl Drop for StopOnPanic<'_, '_, '_, '_> {
+impl Drop for StopOnPanic<'_, '_, '_> {
     fn drop(&mut self) {
         if std::thread::panicking() {
             self.0.stop();

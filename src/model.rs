@@ -1,8 +1,8 @@
 //! The typed, spanned, lenient sitemap model built from the XML tree; it records what it saw and judges nothing.
 
 use std::borrow::Cow;
+use std::cell::OnceCell;
 use std::ops::Range;
-use std::sync::OnceLock;
 
 use crate::hreflang::{self, LinkAttributes};
 use crate::url_key::UrlKey;
@@ -212,12 +212,12 @@ pub struct Value<'a> {
     /// True when `text` is byte-for-byte the source slice `content`, so offsets map directly.
     pub verbatim: bool,
     /// The URL check of the trimmed value, computed once for all URL rules.
-    url_problems: OnceLock<Vec<uri::Problem>>,
+    url_problems: OnceCell<Vec<uri::Problem>>,
     /// The W3C Datetime verdict of the trimmed value, computed once for all date rules.
-    date: OnceLock<w3c_datetime::Verdict>,
+    date: OnceCell<w3c_datetime::Verdict>,
     /// The parts and fingerprint of the trimmed value, computed once for the rules that compare
     /// URLs.
-    url_key: OnceLock<UrlKey>,
+    url_key: OnceCell<UrlKey>,
 }
 
 impl<'a> Value<'a> {
@@ -463,10 +463,10 @@ pub struct Entry<'a> {
     pub namespace_ok: bool,
     /// The problems of the entry's Google extension elements, all classes, found by one walk on
     /// first use and shared by the extension rules (see [`crate::extensions::check_entry`]).
-    pub extension_problems: OnceLock<Box<[crate::extensions::Problem]>>,
+    pub extension_problems: OnceCell<Box<[crate::extensions::Problem]>>,
     /// The `<xhtml:link>` children (their index in `children`) with their attributes, read once
     /// for all the hreflang rules (see [`crate::hreflang::links`]).
-    links: OnceLock<Box<[(usize, LinkAttributes)]>>,
+    links: OnceCell<Box<[(usize, LinkAttributes)]>>,
     /// Boxes of the values of the entry this one was refilled from, for reuse.
     #[allow(clippy::vec_box)] // the boxes are what is kept: children hold boxed values
     spare_values: Vec<Box<Value<'a>>>,
@@ -509,7 +509,10 @@ impl<'a> Entry<'a> {
 /// The whole file as rules see it: the root and, in the hooks that run after the entries
 /// ([`crate::rule::Rule::check_sitemap`], [`crate::rule::Collector::finish`]), what the root holds
 /// besides them. The entries themselves are not kept: rules see one [`Entry`] at a time.
-#[derive(Debug)]
+///
+/// Not `Sync` (values cache what rules compute in a [`OnceCell`]): a thread that checks entries
+/// works with its own clone, made while the root's other children are still empty.
+#[derive(Debug, Clone)]
 pub struct Sitemap<'a> {
     /// The decoded source text all spans index into.
     pub source: &'a str,
@@ -648,17 +651,7 @@ impl<'a> RootChildren<'a> {
     /// Entry `i` of [`RootChildren::entries`], without its children ([`Entry::fill`] builds
     /// them); `namespace` is the root's.
     pub fn entry(&self, i: usize, namespace: Option<&str>) -> Option<Entry<'a>> {
-        let element = self.entries.get(i)?.clone();
-        Some(Entry {
-            kind: EntryKind::of(&element),
-            namespace_ok: element.namespace() == namespace,
-            element,
-            children: Vec::new(),
-            stray_text: Vec::new(),
-            extension_problems: OnceLock::new(),
-            links: OnceLock::new(),
-            spare_values: Vec::new(),
-        })
+        Some(Entry::new(self.entries.get(i)?.clone(), namespace))
     }
 
     /// Makes `entry` entry `i` of [`RootChildren::entries`], with its children: what
@@ -790,6 +783,21 @@ fn same_ns(a: Option<&str>, b: Option<&str>) -> bool {
 }
 
 impl<'a> Entry<'a> {
+    /// The entry of the `<url>`/`<sitemap>` `element`, without its children ([`Entry::fill`]
+    /// builds them); `namespace` is the root's.
+    pub fn new(element: Element<'a>, namespace: Option<&str>) -> Entry<'a> {
+        Entry {
+            kind: EntryKind::of(&element),
+            namespace_ok: element.namespace() == namespace,
+            element,
+            children: Vec::new(),
+            stray_text: Vec::new(),
+            extension_problems: OnceCell::new(),
+            links: OnceCell::new(),
+            spare_values: Vec::new(),
+        }
+    }
+
     /// Builds the children (and values) of the entry; `root_ns` is the root's namespace.
     pub fn fill(&mut self, root_ns: Option<&'a str>, source: &'a str) {
         let entry_ns = self.element.namespace();
@@ -800,8 +808,8 @@ impl<'a> Entry<'a> {
         let spare = &mut self.spare_values;
         spare.extend(self.children.drain(..).filter_map(|c| c.value));
         self.stray_text.clear();
-        self.extension_problems = OnceLock::new();
-        self.links = OnceLock::new();
+        self.extension_problems = OnceCell::new();
+        self.links = OnceCell::new();
         for node in node.children() {
             match node.node_type() {
                 NodeType::Element => {
@@ -925,9 +933,9 @@ pub fn build_value<'a>(element: Element<'a>, base: usize, source: &'a str) -> Va
         trimmed: start..end,
         content,
         verbatim,
-        url_problems: OnceLock::new(),
-        date: OnceLock::new(),
-        url_key: OnceLock::new(),
+        url_problems: OnceCell::new(),
+        date: OnceCell::new(),
+        url_key: OnceCell::new(),
     }
 }
 
