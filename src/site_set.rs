@@ -24,6 +24,10 @@ use crate::rules::{duplicate_loc, index_child};
 use crate::url_key::{FingerprintMap, UrlParts};
 use crate::Settings;
 
+/// The most fingerprints the set's table of first listings makes room for up front (16 MiB of
+/// entries); see [`SetCheck::file`].
+const FIRST_ROOM_MAX: usize = 1 << 20;
+
 // ---------------------------------------------------------------------------------------------
 // Per-file summaries
 
@@ -468,6 +472,17 @@ impl<'s> SetCheck<'s> {
     /// occurrence in this file (repeats within the file are `duplicate-loc`'s own part).
     fn duplicates(&mut self, i: usize, summary: &FileSummary, out: &mut Vec<Diagnostic>) {
         let Ok(me) = u32::try_from(i) else { return };
+        if self.first.capacity() == 0 {
+            // Room for every file of the set as large as the first: growing by doubling would
+            // move the table's entries about as many times again (capped: a guess, not a limit).
+            self.first.reserve(
+                summary
+                    .locs
+                    .len()
+                    .saturating_mul(self.kinds.len())
+                    .min(FIRST_ROOM_MAX),
+            );
+        }
         let mut omitted = 0usize;
         // URLs of this file already reported (only duplicates are kept here).
         let mut here: FingerprintMap<()> = FingerprintMap::default();
