@@ -24,8 +24,9 @@ use crate::rules::{duplicate_loc, index_child};
 use crate::url_key::{FingerprintMap, UrlParts};
 use crate::Settings;
 
-/// The most fingerprints the set's table of first listings makes room for up front (16 MiB of
-/// entries); see [`SetCheck::file`].
+/// The most fingerprints the set's table of first listings makes room for up front; see
+/// [`SetCheck::file`]. At most 2^21 buckets of 17 bytes (36 MB of address space), of which only
+/// the control bytes (2 MB) are written before entries are inserted.
 const FIRST_ROOM_MAX: usize = 1 << 20;
 
 // ---------------------------------------------------------------------------------------------
@@ -473,8 +474,9 @@ impl<'s> SetCheck<'s> {
     fn duplicates(&mut self, i: usize, summary: &FileSummary, out: &mut Vec<Diagnostic>) {
         let Ok(me) = u32::try_from(i) else { return };
         if self.first.capacity() == 0 {
-            // Room for every file of the set as large as the first: growing by doubling would
-            // move the table's entries about as many times again (capped: a guess, not a limit).
+            // Room for every file of the set as large as the first (the first with URLs):
+            // growing by doubling would move the table's entries about as many times again.
+            // Capped: a guess, not a limit.
             self.first.reserve(
                 summary
                     .locs
