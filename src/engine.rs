@@ -448,8 +448,8 @@ fn check_document(
     walk.finish(head, site)
 }
 
-/// Entry `i` of `entries` (the root's), built with its children and through every enabled rule's entry
-/// hook.
+/// Entry `i` of `entries` (the root's `<url>`/`<sitemap>` elements), built with its children and
+/// through every enabled rule's entry hook.
 fn check_entry<'d>(
     head: &Sitemap<'d>,
     entries: &[Element<'d>],
