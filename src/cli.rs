@@ -5,7 +5,6 @@
 //! (sorted by path), so the output does not depend on timing.
 
 use std::collections::BTreeMap;
-use std::fs::File;
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::num::NonZeroUsize;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -16,6 +15,7 @@ use std::thread;
 
 use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
+use sitemap_lint::files::{self, AtomicFile, FileId};
 use sitemap_lint::render::{self, statistics::Statistics, Checked, Format, RenderOptions, Summary};
 use sitemap_lint::site_set::{SetCheck, Site};
 use sitemap_lint::{check_bytes, input, rules, FileReport, Settings, Severity};
@@ -367,9 +367,24 @@ fn check(args: CheckArgs, stdout: &mut dyn Write) -> io::Result<u8> {
         Ok(d) => Arc::new(d),
         Err(message) => return usage_error(&message),
     };
+    // The report file must never be an input: a walk passes over it, and naming it (or a link
+    // to it) as an input or configuration is a usage error, found before anything is written.
+    let output_id = args.output_file.as_deref().and_then(FileId::of);
+    let is_output = {
+        let output_id = output_id.clone();
+        let output_name = args.output_file.as_deref().and_then(|p| p.file_name());
+        let output_name = output_name.map(std::ffi::OsStr::to_os_string);
+        move |path: &std::path::Path| {
+            output_id.is_some()
+                && path.file_name() == output_name.as_deref()
+                && FileId::of(path) == output_id
+        }
+    };
     let config_excludes: walk::ExtraExclude = {
         let discovery = discovery.clone();
-        Arc::new(move |path: &std::path::Path, is_dir: bool| discovery.excluded(path, is_dir))
+        Arc::new(move |path: &std::path::Path, is_dir: bool| {
+            (!is_dir && is_output(path)) || discovery.excluded(path, is_dir)
+        })
     };
     let collected = walk::collect(
         &args.paths,
@@ -397,6 +412,23 @@ fn check(args: CheckArgs, stdout: &mut dyn Write) -> io::Result<u8> {
         }
         return Ok(EXIT_TROUBLE);
     }
+    if let (Some(output), Some(id)) = (&args.output_file, &output_id) {
+        let reads_output = |path: &std::path::Path| FileId::of(path).as_ref() == Some(id);
+        let named_input = collected.targets.iter().find_map(|t| match &t.source {
+            Source::File(path) => reads_output(path).then(|| format!("`{}`", t.display)),
+            Source::Stdin => (FileId::of_stdin().as_ref() == Some(id)).then(|| "stdin".into()),
+        });
+        let config = discovery
+            .config_files()
+            .into_iter()
+            .find(|p| reads_output(p));
+        if let Some(what) = named_input.or(config.map(|p| format!("`{}`", p.display()))) {
+            return usage_error(&format!(
+                "-o `{}` is {what}, which this run reads; writing the report there would destroy it",
+                output.display()
+            ));
+        }
+    }
     let mut unreadable = collected.problems.len();
     for problem in &collected.problems {
         eprintln!("sitemap-lint: error: {problem}");
@@ -405,13 +437,12 @@ fn check(args: CheckArgs, stdout: &mut dyn Write) -> io::Result<u8> {
         eprintln!("sitemap-lint: warning: {warning}");
     }
 
-    let mut file_out;
+    // Written to a temporary file beside the target and renamed over it at the end: a failed
+    // run leaves the previous report as it was, and concurrent runs never interleave.
+    let mut file_out = None;
     let out: &mut dyn Write = match &args.output_file {
-        Some(path) => match File::create(path) {
-            Ok(f) => {
-                file_out = BufWriter::new(f);
-                &mut file_out
-            }
+        Some(path) => match AtomicFile::create(path) {
+            Ok(f) => file_out.insert(BufWriter::new(f)),
             Err(e) => {
                 return usage_error(&format!(
                     "cannot write `{}`: {}",
@@ -521,6 +552,9 @@ fn check(args: CheckArgs, stdout: &mut dyn Write) -> io::Result<u8> {
     let set_line = set_line(set_check.as_ref(), set.site.root_given);
     renderer.finish(&summary, out)?;
     out.flush()?;
+    if let Some(file) = file_out {
+        file.into_inner().map_err(|e| e.into_error())?.commit()?;
+    }
 
     let too_many_warnings = args.max_warnings.is_some_and(|max| summary.warnings > max);
     if too_many_warnings {
@@ -649,17 +683,8 @@ fn check_target(target: &Target, settings: &Settings) -> io::Result<Outcome> {
     let bytes = match &target.source {
         Source::Stdin => input::load(io::stdin().lock(), settings.max_size)?,
         Source::File(path) => {
-            // Decide before opening: opening a FIFO would block.
-            let meta = std::fs::metadata(path)?;
-            if meta.is_dir() {
-                return Err(io::Error::other("is a directory"));
-            }
-            if !meta.is_file() {
-                return Err(io::Error::other(
-                    "not a regular file (a FIFO, socket or device); use `-` to read stdin",
-                ));
-            }
-            let file = File::open(path)?;
+            // Refuses a FIFO or device without blocking on it.
+            let (file, meta) = files::open_input(path)?;
             input::load_file(&file, settings.max_size, meta.len(), settings.threads)?
         }
     };

@@ -559,19 +559,22 @@ fn check_glob(glob: &str) -> Result<(), String> {
 
 /// Reads and parses the configuration file at `path`.
 pub fn load(path: &Path) -> Result<Config, ConfigError> {
-    let text = std::fs::read_to_string(path).map_err(|e| ConfigError {
-        path: path.to_path_buf(),
-        position: None,
-        message: format!(
-            "cannot read the configuration file: {}",
-            match e.kind() {
-                std::io::ErrorKind::NotFound => "no such file".to_string(),
-                std::io::ErrorKind::InvalidData => "it is not UTF-8".to_string(),
-                _ => e.to_string(),
+    let text =
+        crate::files::read_text_capped(path, crate::files::MAX_CONFIG_SIZE).map_err(|e| {
+            ConfigError {
+                path: path.to_path_buf(),
+                position: None,
+                message: format!(
+                    "cannot read the configuration file: {}",
+                    match e.kind() {
+                        std::io::ErrorKind::NotFound => "no such file".to_string(),
+                        std::io::ErrorKind::InvalidData => "it is not UTF-8".to_string(),
+                        _ => e.to_string(),
+                    }
+                ),
+                help: None,
             }
-        ),
-        help: None,
-    })?;
+        })?;
     parse(path, &text)
 }
 
@@ -581,7 +584,8 @@ pub fn find(dir: &Path) -> Option<PathBuf> {
     let mut at = Some(dir);
     while let Some(d) = at {
         let candidate = d.join(FILE_NAME);
-        if candidate.is_file() {
+        // Anything but a folder counts, so that a FIFO or device there is reported, not passed over.
+        if std::fs::symlink_metadata(&candidate).is_ok_and(|m| !m.is_dir()) {
             return Some(candidate);
         }
         if d.join(".git").exists() {

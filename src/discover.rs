@@ -35,6 +35,8 @@ enum Mode {
 /// Finds and caches the configuration of each folder.
 pub struct Discovery {
     mode: Mode,
+    /// `--config PATH`.
+    explicit: Option<PathBuf>,
     cwd: PathBuf,
     base: Settings,
     overrides: Vec<Override>,
@@ -71,6 +73,7 @@ impl Discovery {
         };
         Ok(Discovery {
             mode,
+            explicit: explicit.map(Path::to_path_buf),
             cwd,
             base,
             overrides,
@@ -140,6 +143,13 @@ impl Discovery {
         let abs = walk::normalise(&self.cwd.join(path));
         let rel = walk::repo_path(&loaded.dir, &abs);
         loaded.excludes.matches(&rel, is_dir)
+    }
+
+    /// The configuration files read so far (`--config`, or those found by discovery).
+    pub fn config_files(&self) -> Vec<PathBuf> {
+        let mut files: Vec<PathBuf> = lock(&self.by_file).keys().cloned().collect();
+        files.extend(self.explicit.clone());
+        files
     }
 
     /// Unusable configuration files met so far (each once).

@@ -15,6 +15,7 @@ pub mod docs;
 pub mod encoding;
 pub mod engine;
 pub mod extensions;
+pub mod files;
 pub mod hreflang;
 pub mod input;
 pub mod iso_codes;
@@ -122,18 +123,9 @@ pub fn check_path(
     name: &str,
     settings: &Settings,
 ) -> std::io::Result<FileReport> {
-    // Look before opening: opening a FIFO blocks until a writer appears, and a device such as
-    // /dev/zero never ends.
-    let meta = std::fs::metadata(path)?;
-    if meta.is_dir() {
-        return Err(std::io::Error::other("is a directory"));
-    }
-    if !meta.is_file() {
-        return Err(std::io::Error::other(
-            "not a regular file (a FIFO, socket or device); pipe it to `sitemap-lint check -` instead",
-        ));
-    }
-    let file = std::fs::File::open(path)?;
+    // Opening a FIFO would block until a writer appears, and a device such as /dev/zero never
+    // ends: the guarded open refuses both without blocking.
+    let (file, meta) = files::open_input(path)?;
     let bytes = input::load_file(&file, settings.max_size, meta.len(), settings.threads)?;
     Ok(check_bytes(name, bytes, settings))
 }

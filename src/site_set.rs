@@ -521,10 +521,12 @@ impl<'s> SetCheck<'s> {
 /// first 64 KiB (decompressed when gzip). `None` when it cannot be read or has no start tag.
 pub fn sniff_kind(path: &Path) -> Option<Kind> {
     use std::io::Read;
-    let mut file = std::fs::File::open(path).ok()?;
+    // The guarded open: a FIFO or device listed by an index (and named on the command line)
+    // must not block or flood the run.
+    let (mut file, _) = crate::files::open_regular(path).ok()?;
     let mut head = [0u8; 2];
     let n = file.read(&mut head).ok()?;
-    let file = std::fs::File::open(path).ok()?;
+    let (file, _) = crate::files::open_regular(path).ok()?;
     let mut buf = Vec::new();
     if n == 2 && head == [0x1f, 0x8b] {
         flate2::read::MultiGzDecoder::new(file)
