@@ -36,7 +36,7 @@ fn main() -> ExitCode {
                 continue;
             }
         };
-        // The same options as `sitemap_lint::xml::options()`: DTDs off, defaults otherwise.
+        // The same options as `sitemap_lint::pipeline::xml::options()`: DTDs off, defaults otherwise.
         let options = roxmltree::ParsingOptions {
             allow_dtd: false,
             ..roxmltree::ParsingOptions::default()

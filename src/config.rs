@@ -18,7 +18,7 @@ use toml::Spanned;
 
 use crate::diagnostic::Severity;
 use crate::rule::{Category, RuleMeta};
-use crate::{rules, suggest, Settings};
+use crate::{rules, values::text, Settings};
 
 /// The name of the configuration file looked for next to and above each checked file.
 pub const FILE_NAME: &str = "sitemap-lint.toml";
@@ -165,7 +165,7 @@ pub fn unknown_selector(name: &str) -> (String, String) {
     names.push("all");
     let message = format!("unknown rule or category `{name}`");
     let categories: Vec<&str> = Category::ALL.iter().map(|c| c.as_str()).collect();
-    let help = match suggest::closest(name, &names) {
+    let help = match text::closest(name, &names) {
         Some(close) => format!("did you mean `{close}`? run `sitemap-lint rules` to list the rules"),
         None => format!(
             "run `sitemap-lint rules` to list the rules; the categories are {}, and `all` names every rule",
@@ -322,7 +322,7 @@ impl Parser<'_> {
         let valid = format!("the valid values are {}", quoted.join(", "));
         let s = self.string(key, value, &format!("one of {}", quoted.join(", ")))?;
         parse(s).ok_or_else(|| {
-            let close = suggest::closest(s, choices).or_else(|| {
+            let close = text::closest(s, choices).or_else(|| {
                 choices
                     .iter()
                     .copied()
@@ -424,7 +424,7 @@ pub fn parse(path: &Path, text: &str) -> Result<Config, ConfigError> {
                     value,
                     "the sitemap's public URL, such as \"https://www.example.com/sitemap.xml\"",
                 )?;
-                if let Some(problem) = crate::uri::check_http_url(url)
+                if let Some(problem) = crate::values::uri::check_http_url(url)
                     .into_iter()
                     .find(|pr| pr.kind.is_error())
                 {
@@ -516,7 +516,7 @@ pub fn parse(path: &Path, text: &str) -> Result<Config, ConfigError> {
                 }
             }
             other => {
-                let help = match suggest::closest(other, KEYS) {
+                let help = match text::closest(other, KEYS) {
                     Some(close) => {
                         format!("did you mean `{close}`? the valid keys are {}", keys_list())
                     }
@@ -560,8 +560,8 @@ fn check_glob(glob: &str) -> Result<(), String> {
 /// Reads and parses the configuration file at `path`.
 pub fn load(path: &Path) -> Result<Config, ConfigError> {
     let text =
-        crate::files::read_text_capped(path, crate::files::MAX_CONFIG_SIZE).map_err(|e| {
-            ConfigError {
+        crate::pipeline::files::read_text_capped(path, crate::pipeline::files::MAX_CONFIG_SIZE)
+            .map_err(|e| ConfigError {
                 path: path.to_path_buf(),
                 position: None,
                 message: format!(
@@ -573,8 +573,7 @@ pub fn load(path: &Path) -> Result<Config, ConfigError> {
                     }
                 ),
                 help: None,
-            }
-        })?;
+            })?;
     parse(path, &text)
 }
 

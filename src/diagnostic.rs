@@ -1,9 +1,11 @@
-//! The diagnostic type every stage and rule produces: a message on a primary span, labels, notes and help.
+//! What a rule is and what it reports: [`RuleMeta`] (declared with [`declare_rule!`], docs
+//! included), [`Severity`], and the [`Diagnostic`] every stage and rule produces: a message on a
+//! primary span, labels, notes, help and, where the repair is certain enough, a [`Fix`].
 
 use std::fmt;
 use std::ops::Range;
 
-use crate::rule::RuleMeta;
+pub use crate::values::finding::{Applicability, Edit, Finding, Fix, Label};
 
 /// How serious a finding is. The engine assigns it from the rule's default and the configuration.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -39,11 +41,141 @@ impl fmt::Display for Severity {
     }
 }
 
-/// A byte range in the decoded text with an optional message.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Label {
-    pub span: Range<usize>,
-    pub message: String,
+/// Groups of rules, for listing and for turning whole groups on or off.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Category {
+    /// Reading the bytes: size, gzip.
+    Input,
+    /// Character encoding and the XML declaration.
+    Encoding,
+    /// XML well-formedness.
+    Xml,
+    /// Root, namespace, elements, order, attributes.
+    Structure,
+    /// `<loc>` URLs.
+    Url,
+    /// `<lastmod>` dates.
+    Date,
+    /// `<changefreq>`, `<priority>` and value formatting.
+    Value,
+    /// The protocol's count limits.
+    Limits,
+    /// Inline suppression comments.
+    Suppression,
+    /// Failures of the checker itself.
+    Internal,
+}
+
+impl Category {
+    pub const ALL: [Category; 10] = [
+        Category::Input,
+        Category::Encoding,
+        Category::Xml,
+        Category::Structure,
+        Category::Url,
+        Category::Date,
+        Category::Value,
+        Category::Limits,
+        Category::Suppression,
+        Category::Internal,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Category::Input => "input",
+            Category::Encoding => "encoding",
+            Category::Xml => "xml",
+            Category::Structure => "structure",
+            Category::Url => "url",
+            Category::Date => "date",
+            Category::Value => "value",
+            Category::Limits => "limits",
+            Category::Suppression => "suppression",
+            Category::Internal => "internal",
+        }
+    }
+}
+
+impl fmt::Display for Category {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Everything known about a rule without running it. Built by [`declare_rule!`](crate::declare_rule).
+#[derive(Debug)]
+pub struct RuleMeta {
+    /// Kebab-case name: the rule's only identifier (`--format json` calls it `code`).
+    pub name: &'static str,
+    pub category: Category,
+    pub default_severity: Severity,
+    /// Off unless configuration turns it on (its severity is then `default_severity`).
+    pub opt_in: bool,
+    /// One line, used in `sitemap-lint rules`, the README table and SARIF `shortDescription`.
+    pub summary: &'static str,
+    /// The `///` comment of the declaration, verbatim (one leading space per line included).
+    pub raw_docs: &'static str,
+    /// `file:line` of the declaration.
+    pub source: &'static str,
+}
+
+impl PartialEq for RuleMeta {
+    fn eq(&self, other: &Self) -> bool {
+        self.name == other.name
+    }
+}
+
+impl Eq for RuleMeta {}
+
+impl RuleMeta {
+    /// The rule's documentation as Markdown.
+    pub fn docs(&self) -> String {
+        let mut out = String::with_capacity(self.raw_docs.len());
+        for line in self.raw_docs.lines() {
+            out.push_str(line.strip_prefix(' ').unwrap_or(line));
+            out.push('\n');
+        }
+        out
+    }
+}
+
+/// Declares a rule's metadata; its `///` lines become the docs printed by `sitemap-lint explain`.
+///
+/// ```ignore
+/// declare_rule! {
+///     /// ## What it does
+///     /// ...
+///     pub static META = {
+///         name: "changefreq-invalid",
+///         category: Value,
+///         severity: Error,
+///         summary: "`<changefreq>` is not one of the seven allowed values",
+///     }
+/// }
+/// ```
+#[macro_export]
+macro_rules! declare_rule {
+    (
+        $(#[doc = $doc:literal])*
+        $vis:vis static $ident:ident = {
+            name: $name:literal,
+            category: $cat:ident,
+            severity: $sev:ident,
+            $(opt_in: $opt_in:literal,)?
+            summary: $summary:literal $(,)?
+        }
+    ) => {
+        $(#[doc = $doc])*
+        $vis static $ident: $crate::diagnostic::RuleMeta = $crate::diagnostic::RuleMeta {
+            name: $name,
+            category: $crate::diagnostic::Category::$cat,
+            default_severity: $crate::diagnostic::Severity::$sev,
+            opt_in: false $(|| $opt_in)?,
+            summary: $summary,
+            raw_docs: concat!($($doc, "\n"),*),
+            source: concat!(file!(), ":", line!()),
+        };
+    };
 }
 
 /// One finding. Rules build it with [`Diagnostic::new`]; the engine sets `severity`.
@@ -59,6 +191,8 @@ pub struct Diagnostic {
     pub notes: Vec<String>,
     /// How to fix it.
     pub help: Option<String>,
+    /// The edits that fix it, when the repair is certain enough to offer (see [`Fix`]).
+    pub fix: Option<Fix>,
 }
 
 impl Diagnostic {
@@ -74,7 +208,23 @@ impl Diagnostic {
             secondary: Vec::new(),
             notes: Vec::new(),
             help: None,
+            fix: None,
         }
+    }
+
+    /// The diagnostic of `rule` for a check's [`Finding`].
+    pub fn from_finding(rule: &'static RuleMeta, finding: Finding) -> Self {
+        let mut d = Diagnostic::new(rule, finding.range, finding.message).with_label(finding.label);
+        d.secondary = finding.labels;
+        d.help = finding.help;
+        d.fix = finding.fix;
+        d
+    }
+
+    /// Offers `fix` (see [`Fix`]).
+    pub fn with_fix(mut self, fix: Fix) -> Self {
+        self.fix = Some(fix);
+        self
     }
 
     /// Text shown under the primary underline.

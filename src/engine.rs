@@ -9,15 +9,16 @@ use std::sync::{Condvar, Mutex, OnceLock};
 use roxmltree::Document;
 
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::encoding::{self, Detected};
-use crate::input::{self, Bytes, GzipProblem};
-use crate::model::{ChildKind, Element, Entry, Kind, RootChildren, Sitemap};
+use crate::pipeline::encoding::{self, Detected};
+use crate::pipeline::input::{self, Bytes, GzipProblem};
+use crate::pipeline::model::{ChildKind, Element, Entry, Kind, RootChildren, Sitemap};
+use crate::pipeline::source::SourceFile;
+use crate::pipeline::xml_decl;
 use crate::rule::{Category, Collector, Context, Rule, RuleMeta};
 use crate::rules::{self as r};
 use crate::site_set::FileSummary;
-use crate::source::SourceFile;
 use crate::suppress::{self, Directive};
-use crate::xml_decl;
+use crate::values::text::group;
 use crate::Settings;
 
 /// The result of checking one input.
@@ -43,7 +44,7 @@ impl FileReport {
     pub fn internal_error(&self) -> bool {
         self.diagnostics
             .iter()
-            .any(|d| d.rule == &r::internal_error::META)
+            .any(|d| d.rule == &r::input::internal_error::META)
     }
 }
 
@@ -74,7 +75,7 @@ pub fn check_bytes(name: &str, bytes: Bytes, settings: &Settings) -> FileReport 
                 .or_else(|| panic.downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "unknown panic".into());
             let d = Diagnostic::new(
-                &r::internal_error::META,
+                &r::input::internal_error::META,
                 0..0,
                 "internal error: sitemap-lint failed while checking this file",
             )
@@ -149,7 +150,7 @@ fn run(name: &str, bytes: Bytes, settings: &Settings, site: &mut FileSummary) ->
         };
         out.push(
             Diagnostic::new(
-                &r::input_too_large::META,
+                &r::input::input_too_large::META,
                 0..0,
                 format!(
                     "the {what} is larger than {} bytes (50 MiB)",
@@ -181,7 +182,7 @@ fn run(name: &str, bytes: Bytes, settings: &Settings, site: &mut FileSummary) ->
     if gzip_twice {
         out.push(
             Diagnostic::new(
-                &r::gzip_invalid::META,
+                &r::input::gzip_invalid::META,
                 0..0,
                 "the file is gzip-compressed twice",
             )
@@ -194,7 +195,7 @@ fn run(name: &str, bytes: Bytes, settings: &Settings, site: &mut FileSummary) ->
         let first = text.chars().next().map_or(0, char::len_utf8);
         out.push(
             Diagnostic::new(
-                &r::gzip_extension_mismatch::META,
+                &r::input::gzip_extension_mismatch::META,
                 0..first,
                 "the file name ends in `.gz` but the content is not gzip-compressed",
             )
@@ -206,7 +207,7 @@ fn run(name: &str, bytes: Bytes, settings: &Settings, site: &mut FileSummary) ->
     if decoded.undecodable {
         out.push(
             Diagnostic::new(
-                &r::encoding_not_utf8::META,
+                &r::input::encoding_not_utf8::META,
                 0..0,
                 format!(
                     "the file is encoded in {}, not UTF-8",
@@ -226,7 +227,7 @@ fn run(name: &str, bytes: Bytes, settings: &Settings, site: &mut FileSummary) ->
         };
         out.push(
             Diagnostic::new(
-                &r::encoding_not_utf8::META,
+                &r::input::encoding_not_utf8::META,
                 0..0,
                 format!(
                     "the file is encoded in {} ({how}), but sitemaps must be UTF-8",
@@ -247,7 +248,7 @@ fn run(name: &str, bytes: Bytes, settings: &Settings, site: &mut FileSummary) ->
     if decoded.invalid_utf8_more > 0 {
         if let Some((span, _)) = decoded.invalid_utf8.last() {
             out.push(Diagnostic::new(
-                &r::invalid_utf8::META,
+                &r::input::invalid_utf8::META,
                 span.clone(),
                 format!(
                     "{} more invalid UTF-8 sequences were not reported one by one",
@@ -258,7 +259,7 @@ fn run(name: &str, bytes: Bytes, settings: &Settings, site: &mut FileSummary) ->
     }
     if decoded.bom && text.is_empty() {
         out.push(
-            Diagnostic::new(&r::xml_syntax::META, 0..0, "the file contains only a byte-order mark")
+            Diagnostic::new(&r::input::xml_syntax::META, 0..0, "the file contains only a byte-order mark")
                 .with_help("a sitemap is a `<urlset>` element, or a sitemap index a `<sitemapindex>` element, in the namespace `http://www.sitemaps.org/schemas/sitemap/0.9`"),
         );
         return (source, out, Vec::new());
@@ -267,14 +268,14 @@ fn run(name: &str, bytes: Bytes, settings: &Settings, site: &mut FileSummary) ->
     let prolog = xml_decl::check_prolog(text);
     for p in &prolog.problems {
         let meta: &'static RuleMeta = match p.kind {
-            xml_decl::ProblemKind::LeadingWhitespace => &r::leading_whitespace::META,
+            xml_decl::ProblemKind::LeadingWhitespace => &r::input::leading_whitespace::META,
             xml_decl::ProblemKind::Encoding => {
                 if not_utf8 {
                     continue; // already reported by encoding-not-utf8
                 }
-                &r::xml_declaration_encoding::META
+                &r::input::xml_declaration_encoding::META
             }
-            _ => &r::xml_declaration::META,
+            _ => &r::input::xml_declaration::META,
         };
         // Whitespace is invisible when underlined: point at the declaration it displaces.
         let leading = p.kind == xml_decl::ProblemKind::LeadingWhitespace;
@@ -299,7 +300,7 @@ fn run(name: &str, bytes: Bytes, settings: &Settings, site: &mut FileSummary) ->
                     .find('>')
                     .map_or(p.range.end, |e| start + e + 1);
                 out.push(
-                    Diagnostic::new(&r::doctype_not_allowed::META, start..end, "DOCTYPE declarations are not allowed in sitemaps")
+                    Diagnostic::new(&r::input::doctype_not_allowed::META, start..end, "DOCTYPE declarations are not allowed in sitemaps")
                         .with_help("delete the `<!DOCTYPE …>`: sitemaps are defined by an XML Schema, not a DTD, and DTDs enable entity-expansion attacks"),
                 );
             }
@@ -315,7 +316,7 @@ fn run(name: &str, bytes: Bytes, settings: &Settings, site: &mut FileSummary) ->
         && text.len() >= settings.split_min
     {
         let (file_name, owned) = source.into_parts();
-        match crate::split::layout(owned, prolog.skip, settings.split_min) {
+        match crate::pipeline::split::layout(owned, prolog.skip, settings.split_min) {
             Err(owned) => source = SourceFile::new(file_name, owned),
             Ok(layout) => {
                 let checked = check_split(&layout, settings, site);
@@ -333,15 +334,17 @@ fn run(name: &str, bytes: Bytes, settings: &Settings, site: &mut FileSummary) ->
     // stage reports every error it can and, when it could patch them over, the patched text is
     // parsed once more.
     let mut parsed = None;
-    let tree = match crate::xml::parse_clean(text, &prolog) {
+    let tree = match crate::pipeline::xml::parse_clean(text, &prolog) {
         Some(doc) => Some((doc, text)),
         None => {
-            let p = parsed.insert(crate::xml::check_after_prolog(text, &prolog, &mut out));
+            let p = parsed.insert(crate::pipeline::xml::check_after_prolog(
+                text, &prolog, &mut out,
+            ));
             let parse_text: &str = p.patched.as_deref().unwrap_or(text);
             p.ok.then(|| {
                 roxmltree::Document::parse_with_options(
                     &parse_text[prolog.skip..],
-                    crate::xml::options(),
+                    crate::pipeline::xml::options(),
                 )
                 .ok()
                 .map(|doc| (doc, parse_text))
@@ -633,7 +636,7 @@ fn tree(
 ) -> (Vec<Diagnostic>, Vec<Directive>) {
     let piece = &text[..base + doc.root().range().end];
     let mut out = Vec::new();
-    crate::xml::check_tree_from(doc, piece, base, own, &mut out);
+    crate::pipeline::xml::check_tree_from(doc, piece, base, own, &mut out);
     let mut directives = Vec::new();
     if search {
         suppress::find_more(doc, piece, base, &mut directives);
@@ -650,7 +653,7 @@ fn tree(
 /// only the trees in flight are held, besides the first piece's (the root) and those whose root
 /// holds other elements than entries (for [`Rule::check_sitemap`]).
 fn check_split(
-    layout: &crate::split::Layout,
+    layout: &crate::pipeline::split::Layout,
     settings: &Settings,
     site: &mut FileSummary,
 ) -> Option<(Vec<Diagnostic>, Vec<Directive>)> {
@@ -660,7 +663,8 @@ fn check_split(
     let slots: Vec<OnceLock<Document<'_>>> = pieces.iter().map(|_| OnceLock::new()).collect();
     let parse = |k: usize| {
         let piece = pieces.get(k)?;
-        Document::parse_with_options(&text[piece.range.clone()], crate::xml::options()).ok()
+        Document::parse_with_options(&text[piece.range.clone()], crate::pipeline::xml::options())
+            .ok()
     };
     let _ = slots.first()?.set(parse(0)?);
     let mut head = Sitemap::head(slots[0].get()?, text, pieces[0].range.start);
@@ -675,7 +679,12 @@ fn check_split(
         };
         head.site_origin = origin_in(0, &head);
         if head.site_origin.is_none() && n > 1 {
-            if !crate::split::parse_into(layout, crate::xml::options, settings.threads, &slots) {
+            if !crate::pipeline::split::parse_into(
+                layout,
+                crate::pipeline::xml::options,
+                settings.threads,
+                &slots,
+            ) {
                 return None;
             }
             head.site_origin = (1..n).find_map(|k| origin_in(k, &head));
@@ -810,13 +819,13 @@ fn check_split(
 fn has_other_children(doc: &Document<'_>) -> bool {
     doc.root_element()
         .children()
-        .any(|n| n.is_element() && !crate::model::is_entry_name(n.tag_name().name()))
+        .any(|n| n.is_element() && !crate::pipeline::model::is_entry_name(n.tag_name().name()))
 }
 
 /// What the threads of [`check_split`] share.
 struct Pipeline<'s, 'c> {
     text: &'s str,
-    layout: &'s crate::split::Layout,
+    layout: &'s crate::pipeline::split::Layout,
     hooks: &'c EntryHooks,
     settings: &'c Settings,
     turns: Mutex<Turns<'s, 'c>>,
@@ -1023,7 +1032,7 @@ fn report_gzip_problem(problem: &GzipProblem, end: usize, out: &mut Vec<Diagnost
         "decompressed text ends here"
     };
     out.push(
-        Diagnostic::new(&r::gzip_invalid::META, end..end, msg)
+        Diagnostic::new(&r::input::gzip_invalid::META, end..end, msg)
             .with_label(label)
             .with_help(help),
     );
@@ -1053,7 +1062,7 @@ fn invalid_utf8_diagnostic(span: Range<usize>, raw: &[u8]) -> Diagnostic {
         ),
     };
     Diagnostic::new(
-        &r::invalid_utf8::META,
+        &r::input::invalid_utf8::META,
         span,
         format!(
             "invalid UTF-8: byte{} {}{hint}",
@@ -1063,19 +1072,6 @@ fn invalid_utf8_diagnostic(span: Range<usize>, raw: &[u8]) -> Diagnostic {
     )
     .with_label("shown as U+FFFD")
     .with_help(help)
-}
-
-/// `52428800` → `52,428,800`.
-pub fn group(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 /// A zero-width span at `at`.
@@ -1119,11 +1115,12 @@ mod tests {
             let Ok(text) = std::fs::read_to_string(&path) else {
                 continue;
             };
-            let Ok(doc) = Document::parse_with_options(&text, crate::xml::options()) else {
+            let Ok(doc) = Document::parse_with_options(&text, crate::pipeline::xml::options())
+            else {
                 continue;
             };
             checked += 1;
-            let model = crate::model::Model::build(&doc, &text, 0);
+            let model = crate::pipeline::model::Model::build(&doc, &text, 0);
             for i in 0..model.entries().len() {
                 let Some(entry) = model.filled(i) else {
                     continue;

@@ -29,9 +29,9 @@ use std::ops::Range;
 use roxmltree::NodeType;
 
 use crate::diagnostic::Diagnostic;
-use crate::model::{self, ChildKind, Element, Entry, EntryKind, Kind, Sitemap, XSI_NS};
+use crate::pipeline::model::{self, ChildKind, Element, Entry, EntryKind, Kind, Sitemap, XSI_NS};
 use crate::rule::RuleMeta;
-use crate::{suggest, uri, w3c_datetime};
+use crate::{values::datetime, values::text, values::uri};
 
 /// The image extension namespace (`sitemap-image.xsd`).
 pub const IMAGE_NS: &str = "http://www.google.com/schemas/sitemap-image/1.1";
@@ -801,7 +801,7 @@ fn enumeration(t: &str, values: &[&'static str], target: &Target) -> ValueProble
             )),
         );
     }
-    match suggest::closest(t, &shown) {
+    match text::closest(t, &shown) {
         Some(s) => problem(
             0..t.len(),
             message,
@@ -1820,7 +1820,7 @@ fn date(t: &str, target: &Target) -> Option<ValueProblem> {
     if t.is_empty() {
         return Some(empty(target, &format!("a date as {DATE_FORMS}")));
     }
-    let verdict = w3c_datetime::parse(t);
+    let verdict = datetime::parse(t);
     let first = verdict.problems().first();
     Some(match first {
         Some(p) if !p.range.is_empty() => {
@@ -2113,7 +2113,7 @@ fn any_uri(t: &str) -> Option<ValueProblem> {
     let fail = if a.pos() >= r.pos() { a } else { r };
     let char_at = |p: usize| t.get(p..).and_then(|s| s.chars().next()).unwrap_or(' ');
     let one = |p: usize| p..p + char_at(p).len_utf8();
-    // crate::uri explains http(s) URLs best; use its help for the same spot when it has one.
+    // crate::values::uri explains http(s) URLs best; use its help for the same spot when it has one.
     let uri_help = |p: usize, kinds: &[uri::ProblemKind]| {
         uri::check_http_url(t)
             .into_iter()
@@ -2653,7 +2653,7 @@ impl<'a, 'f> Walker<'a, 'f> {
                     let prefix = self.prefix(el);
                     let names = all_names(ext);
                     let root_tag = tag(prefix, root.name);
-                    let (label, help) = match suggest::closest(local, &names) {
+                    let (label, help) = match text::closest(local, &names) {
                         Some(s) => (
                             format!("did you mean {}?", tag(prefix, s)),
                             format!("rename it to {}", tag(prefix, s)),
@@ -2757,7 +2757,7 @@ impl<'a, 'f> Walker<'a, 'f> {
                         attr.value()
                     ),
                 )
-            } else if let Some(s) = suggest::closest(attr.name(), &names) {
+            } else if let Some(s) = text::closest(attr.name(), &names) {
                 (
                     format!("did you mean `{s}`?"),
                     format!("rename it to `{s}`"),
@@ -3294,7 +3294,7 @@ impl<'a, 'f> Walker<'a, 'f> {
         };
         let closest = if same_name.is_none() && elsewhere.is_none() {
             alias(local, &names).or_else(|| {
-                suggest::closest(local, &names)
+                text::closest(local, &names)
                     .and_then(|s| particles.iter().position(|p| p.element.name == s))
             })
         } else {
@@ -3809,7 +3809,7 @@ mod tests {
 
     fn problems(xml: &str, class: Class) -> Vec<Problem> {
         let doc = roxmltree::Document::parse(xml).unwrap();
-        let sitemap = crate::model::Model::build(&doc, xml, 0);
+        let sitemap = crate::pipeline::model::Model::build(&doc, xml, 0);
         let mut out = check_root(&sitemap, class);
         for e in (0..sitemap.entries().len()).filter_map(|i| sitemap.filled(i)) {
             out.extend(check_entry(&sitemap, &e, class));
@@ -3867,7 +3867,7 @@ mod tests {
              </video:video></url></urlset>"
         );
         let doc = roxmltree::Document::parse(&xml).unwrap();
-        let sitemap = crate::model::Model::build(&doc, &xml, 0);
+        let sitemap = crate::pipeline::model::Model::build(&doc, &xml, 0);
         let mut seen = Vec::new();
         visit_entry(&sitemap, &sitemap.filled(0).unwrap(), &mut |el, decl| {
             seen.push((el.local_name().to_string(), decl.name));
@@ -3908,7 +3908,7 @@ mod tests {
         let Ok(doc) = roxmltree::Document::parse_with_options(&xml, options) else {
             return; // the parser's own depth limit; nothing for the walker to do
         };
-        let sitemap = crate::model::Model::build(&doc, &xml, 0);
+        let sitemap = crate::pipeline::model::Model::build(&doc, &xml, 0);
         let placement = check_entry(&sitemap, &sitemap.filled(0).unwrap(), Class::Placement);
         assert_eq!(placement.len(), 1);
     }

@@ -21,7 +21,7 @@
 
 use std::ops::Range;
 
-use crate::iso_codes;
+use crate::values::iso_codes;
 
 /// A valid `hreflang` value.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -404,7 +404,7 @@ fn x_default_near_miss(value: &str) -> Option<Problem> {
     let squeezed: String = lower.chars().filter(|c| c.is_ascii_alphabetic()).collect();
     let near = squeezed == "default"
         || squeezed == "xdefault"
-        || (lower.len() >= 7 && crate::suggest::distance(&lower, "x-default") <= 2);
+        || (lower.len() >= 7 && crate::values::text::distance(&lower, "x-default") <= 2);
     near.then(|| Problem {
         range: 0..value.len(),
         message: "misspelt `x-default`".into(),
@@ -737,7 +737,7 @@ impl LinkAttribute<'_> {
 /// Where the attributes of an `<xhtml:link>` that the hreflang rules read are (all without a
 /// namespace, as written in `<xhtml:link rel="alternate" hreflang="…" href="…"/>`): their
 /// positions among its attributes, found in one pass, once per entry for all the rules (see
-/// [`crate::model::Entry::links`]).
+/// [`crate::pipeline::model::Entry::links`]).
 #[derive(Debug, Clone, Copy)]
 pub struct LinkAttributes {
     /// `rel`, `hreflang`, `href`, `media`: the attribute's index, or `NONE`.
@@ -748,7 +748,7 @@ const NONE: u32 = u32::MAX;
 
 impl LinkAttributes {
     /// The attributes of the link `element`.
-    pub fn of(element: &crate::model::Element<'_>) -> LinkAttributes {
+    pub fn of(element: &crate::pipeline::model::Element<'_>) -> LinkAttributes {
         let mut at = [NONE; 4];
         for (i, attr) in element.node.attributes().enumerate() {
             let slot = match attr.name() {
@@ -770,7 +770,7 @@ impl LinkAttributes {
 /// One `<xhtml:link>` child of a `<url>`, with where its attributes are.
 #[derive(Debug, Clone, Copy)]
 pub struct Link<'e, 'a> {
-    pub element: &'e crate::model::Element<'a>,
+    pub element: &'e crate::pipeline::model::Element<'a>,
     attributes: LinkAttributes,
 }
 
@@ -814,21 +814,21 @@ pub fn is_app_link(href: &str) -> bool {
 }
 
 /// Whether `child` is an `{http://www.w3.org/1999/xhtml}link` element.
-pub fn is_link(child: &crate::model::Child<'_>) -> bool {
-    child.kind == crate::model::ChildKind::Foreign
+pub fn is_link(child: &crate::pipeline::model::Child<'_>) -> bool {
+    child.kind == crate::pipeline::model::ChildKind::Foreign
         && child.element.local_name() == "link"
         && child.element.namespace() == Some(XHTML_NS)
 }
 
 /// Whether a `<url>` entry has any `<xhtml:link>` child: the hreflang rules return at once when
 /// it has none (most entries of most sitemaps).
-pub fn has_links(entry: &crate::model::Entry<'_>) -> bool {
+pub fn has_links(entry: &crate::pipeline::model::Entry<'_>) -> bool {
     !entry.links().is_empty()
 }
 
 /// The `<xhtml:link>` children of a `<url>` entry, in document order (none for `<sitemap>`).
 pub fn links<'e, 'a>(
-    entry: &'e crate::model::Entry<'a>,
+    entry: &'e crate::pipeline::model::Entry<'a>,
 ) -> impl Iterator<Item = Link<'e, 'a>> + 'e {
     entry.links().iter().filter_map(|&(i, attributes)| {
         Some(Link {

@@ -12,27 +12,16 @@
 pub mod config;
 pub mod diagnostic;
 pub mod docs;
-pub mod encoding;
 pub mod engine;
 pub mod extensions;
-pub mod files;
 pub mod hreflang;
-pub mod input;
-pub mod iso_codes;
-pub mod model;
+pub mod pipeline;
 pub mod render;
 pub mod rule;
 pub mod rules;
 pub mod site_set;
-pub mod source;
-pub mod split;
-pub mod suggest;
 pub mod suppress;
-pub mod uri;
-pub mod url_key;
-pub mod w3c_datetime;
-pub mod xml;
-pub mod xml_decl;
+pub mod values;
 
 #[cfg(test)]
 mod test_strings;
@@ -41,8 +30,8 @@ use std::collections::HashMap;
 
 pub use diagnostic::{Diagnostic, Label, Severity};
 pub use engine::{check_bytes, check_reader, FileReport};
+pub use pipeline::source::SourceFile;
 pub use rule::{Category, RuleMeta};
-pub use source::SourceFile;
 
 /// How the engine treats rules and inputs.
 #[derive(Debug, Clone)]
@@ -79,7 +68,7 @@ impl Default for Settings {
     fn default() -> Self {
         Settings {
             overrides: HashMap::new(),
-            max_size: input::MAX_UNCOMPRESSED,
+            max_size: pipeline::input::MAX_UNCOMPRESSED,
             now: std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX)),
@@ -88,7 +77,7 @@ impl Default for Settings {
             max_url_length: config::DEFAULT_MAX_URL_LENGTH,
             collect_set: false,
             threads: std::thread::available_parallelism().map_or(1, usize::from),
-            split_min: split::DEFAULT_SPLIT_MIN,
+            split_min: pipeline::split::DEFAULT_SPLIT_MIN,
         }
     }
 }
@@ -125,7 +114,7 @@ pub fn check_path(
 ) -> std::io::Result<FileReport> {
     // Opening a FIFO would block until a writer appears, and a device such as /dev/zero never
     // ends: the guarded open refuses both without blocking.
-    let (file, meta) = files::open_input(path)?;
-    let bytes = input::load_file(&file, settings.max_size, meta.len(), settings.threads)?;
+    let (file, meta) = pipeline::files::open_input(path)?;
+    let bytes = pipeline::input::load_file(&file, settings.max_size, meta.len(), settings.threads)?;
     Ok(check_bytes(name, bytes, settings))
 }

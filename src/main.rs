@@ -2,8 +2,6 @@
 //! `walk.rs` resolves the paths to check.
 
 mod cli;
-mod discover;
-mod walk;
 
 /// mimalloc rather than the system allocator: a check allocates and frees a tree per piece of
 /// a large file on each thread, and glibc's malloc returns those large blocks to the kernel and

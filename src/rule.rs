@@ -1,146 +1,9 @@
-//! How rules are declared (metadata + docs captured from `///` comments) and what they see when they run.
+//! What rules see when they run ([`Context`]) and how they are called ([`Rule`]). What a rule is
+//! (its metadata and docs, [`RuleMeta`]) and what it reports live in [`crate::diagnostic`].
 
-use std::fmt;
-
-use crate::diagnostic::{Diagnostic, Severity};
-use crate::model::{Child, Entry, Sitemap};
-
-/// Groups of rules, for listing and for turning whole groups on or off.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Category {
-    /// Reading the bytes: size, gzip.
-    Input,
-    /// Character encoding and the XML declaration.
-    Encoding,
-    /// XML well-formedness.
-    Xml,
-    /// Root, namespace, elements, order, attributes.
-    Structure,
-    /// `<loc>` URLs.
-    Url,
-    /// `<lastmod>` dates.
-    Date,
-    /// `<changefreq>`, `<priority>` and value formatting.
-    Value,
-    /// The protocol's count limits.
-    Limits,
-    /// Inline suppression comments.
-    Suppression,
-    /// Failures of the checker itself.
-    Internal,
-}
-
-impl Category {
-    pub const ALL: [Category; 10] = [
-        Category::Input,
-        Category::Encoding,
-        Category::Xml,
-        Category::Structure,
-        Category::Url,
-        Category::Date,
-        Category::Value,
-        Category::Limits,
-        Category::Suppression,
-        Category::Internal,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Category::Input => "input",
-            Category::Encoding => "encoding",
-            Category::Xml => "xml",
-            Category::Structure => "structure",
-            Category::Url => "url",
-            Category::Date => "date",
-            Category::Value => "value",
-            Category::Limits => "limits",
-            Category::Suppression => "suppression",
-            Category::Internal => "internal",
-        }
-    }
-}
-
-impl fmt::Display for Category {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// Everything known about a rule without running it. Built by [`declare_rule!`](crate::declare_rule).
-#[derive(Debug)]
-pub struct RuleMeta {
-    /// Kebab-case name: the rule's only identifier (`--format json` calls it `code`).
-    pub name: &'static str,
-    pub category: Category,
-    pub default_severity: Severity,
-    /// Off unless configuration turns it on (its severity is then `default_severity`).
-    pub opt_in: bool,
-    /// One line, used in `sitemap-lint rules`, the README table and SARIF `shortDescription`.
-    pub summary: &'static str,
-    /// The `///` comment of the declaration, verbatim (one leading space per line included).
-    pub raw_docs: &'static str,
-    /// `file:line` of the declaration.
-    pub source: &'static str,
-}
-
-impl PartialEq for RuleMeta {
-    fn eq(&self, other: &Self) -> bool {
-        self.name == other.name
-    }
-}
-
-impl Eq for RuleMeta {}
-
-impl RuleMeta {
-    /// The rule's documentation as Markdown.
-    pub fn docs(&self) -> String {
-        let mut out = String::with_capacity(self.raw_docs.len());
-        for line in self.raw_docs.lines() {
-            out.push_str(line.strip_prefix(' ').unwrap_or(line));
-            out.push('\n');
-        }
-        out
-    }
-}
-
-/// Declares a rule's metadata; its `///` lines become the docs printed by `sitemap-lint explain`.
-///
-/// ```ignore
-/// declare_rule! {
-///     /// ## What it does
-///     /// ...
-///     pub static META = {
-///         name: "changefreq-invalid",
-///         category: Value,
-///         severity: Error,
-///         summary: "`<changefreq>` is not one of the seven allowed values",
-///     }
-/// }
-/// ```
-#[macro_export]
-macro_rules! declare_rule {
-    (
-        $(#[doc = $doc:literal])*
-        $vis:vis static $ident:ident = {
-            name: $name:literal,
-            category: $cat:ident,
-            severity: $sev:ident,
-            $(opt_in: $opt_in:literal,)?
-            summary: $summary:literal $(,)?
-        }
-    ) => {
-        $(#[doc = $doc])*
-        $vis static $ident: $crate::rule::RuleMeta = $crate::rule::RuleMeta {
-            name: $name,
-            category: $crate::rule::Category::$cat,
-            default_severity: $crate::diagnostic::Severity::$sev,
-            opt_in: false $(|| $opt_in)?,
-            summary: $summary,
-            raw_docs: concat!($($doc, "\n"),*),
-            source: concat!(file!(), ":", line!()),
-        };
-    };
-}
+use crate::diagnostic::Diagnostic;
+pub use crate::diagnostic::{Category, RuleMeta};
+use crate::pipeline::model::{Child, Entry, Sitemap};
 
 /// Diagnostics one rule reports per file at most; the rest are counted in a note on the last one,
 /// so that a file with millions of the same mistake gives a readable report in bounded memory.
@@ -152,7 +15,7 @@ pub struct Context<'a> {
     diagnostics: Vec<Diagnostic>,
     /// Per rule: (reported, not reported because of the cap).
     counts: std::collections::HashMap<&'static str, (usize, usize)>,
-    /// The last URLs found clean by [`crate::uri::check_http_url`], oldest overwritten first.
+    /// The last URLs found clean by [`crate::values::uri::check_http_url`], oldest overwritten first.
     clean_urls: [String; CLEAN_URLS],
     clean_next: usize,
 }
@@ -172,13 +35,13 @@ impl<'a> Context<'a> {
         }
     }
 
-    /// Whether `url` was recently found without any problem by [`crate::uri::check_http_url`]
+    /// Whether `url` was recently found without any problem by [`crate::values::uri::check_http_url`]
     /// (see [`Context::remember_clean_url`]): a memo for values that repeat from entry to entry.
     pub fn is_known_clean_url(&self, url: &str) -> bool {
         !url.is_empty() && self.clean_urls.iter().any(|u| u == url)
     }
 
-    /// Remembers that [`crate::uri::check_http_url`] finds no problem in `url`.
+    /// Remembers that [`crate::values::uri::check_http_url`] finds no problem in `url`.
     pub fn remember_clean_url(&mut self, url: &str) {
         let slot = &mut self.clean_urls[self.clean_next % CLEAN_URLS];
         slot.clear();
@@ -269,9 +132,9 @@ pub trait Rule: Sync {
 /// The per-file state of a rule that looks across entries.
 ///
 /// An entry's children are released once every rule has seen it, and the document it was parsed
-/// from once its entries are checked (a large file is parsed in pieces, see [`crate::split`]): a
+/// from once its entries are checked (a large file is parsed in pieces, see [`crate::pipeline::split`]): a
 /// collector keeps only what it needs, as compactly as it can (source ranges, hashes, slices of
-/// the source text made with [`crate::model::detach`]), and reports in `finish`.
+/// the source text made with [`crate::pipeline::model::detach`]), and reports in `finish`.
 pub trait Collector<'a> {
     fn entry(&mut self, sitemap: &Sitemap<'a>, entry: &Entry<'_>, cx: &mut Context<'_>);
 

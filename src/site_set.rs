@@ -18,10 +18,10 @@ use std::ops::Range;
 use std::path::{Component, Path, PathBuf};
 
 use crate::diagnostic::Diagnostic;
-use crate::model::{Entry, Kind, Sitemap};
+use crate::pipeline::model::{Entry, Kind, Sitemap};
+use crate::pipeline::url_key::{FingerprintMap, UrlParts};
 use crate::rule::MAX_REPORTS_PER_RULE;
-use crate::rules::{duplicate_loc, index_child};
-use crate::url_key::{FingerprintMap, UrlParts};
+use crate::rules::{loc::duplicate_loc, site::index_child};
 use crate::Settings;
 
 /// The most fingerprints the set's table of first listings makes room for up front; see
@@ -523,10 +523,10 @@ pub fn sniff_kind(path: &Path) -> Option<Kind> {
     use std::io::Read;
     // The guarded open: a FIFO or device listed by an index (and named on the command line)
     // must not block or flood the run.
-    let (mut file, _) = crate::files::open_regular(path).ok()?;
+    let (mut file, _) = crate::pipeline::files::open_regular(path).ok()?;
     let mut head = [0u8; 2];
     let n = file.read(&mut head).ok()?;
-    let (file, _) = crate::files::open_regular(path).ok()?;
+    let (file, _) = crate::pipeline::files::open_regular(path).ok()?;
     let mut buf = Vec::new();
     if n == 2 && head == [0x1f, 0x8b] {
         flate2::read::MultiGzDecoder::new(file)

@@ -17,7 +17,8 @@ use roxmltree::{Document, Node, NodeId, NodeType};
 use crate::config::{unknown_selector, Selector};
 use crate::diagnostic::Diagnostic;
 use crate::rule::{RuleMeta, MAX_REPORTS_PER_RULE};
-use crate::rules::{suppression_invalid, unused_suppression};
+use crate::rules::{suppression::suppression_invalid, suppression::unused_suppression};
+use crate::values::text::is_xml_space;
 use crate::Settings;
 
 /// What starts a directive inside a comment.
@@ -49,10 +50,6 @@ pub struct Directive {
     pub problem: Option<(Range<usize>, String, &'static str)>,
 }
 
-fn is_xml_space(c: char) -> bool {
-    matches!(c, ' ' | '\t' | '\r' | '\n')
-}
-
 /// The suppression directives of a document parsed from `text[base..]`, with source spans.
 /// Costs one substring search when the text has no [`MARKER`].
 pub fn find(doc: &Document<'_>, text: &str, base: usize) -> Vec<Directive> {
@@ -61,7 +58,7 @@ pub fn find(doc: &Document<'_>, text: &str, base: usize) -> Vec<Directive> {
     out
 }
 
-/// [`find`] for the next of the documents a file was split into ([`crate::split`]): adds to
+/// [`find`] for the next of the documents a file was split into ([`crate::pipeline::split`]): adds to
 /// `out`, which holds the directives of the pieces before, within the same per-file cap. Returns
 /// false once the cap is reached (later pieces need not be searched).
 pub fn find_more(doc: &Document<'_>, text: &str, base: usize, out: &mut Vec<Directive>) -> bool {

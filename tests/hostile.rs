@@ -17,7 +17,7 @@ use std::process::Stdio;
 use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use sitemap_lint::input::{self, MAX_UNCOMPRESSED};
+use sitemap_lint::pipeline::input::{self, MAX_UNCOMPRESSED};
 use sitemap_lint::{check_reader, Settings};
 use support::{bin, codes, json_files, measure, Measured, TempDir, NS};
 

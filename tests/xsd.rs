@@ -170,7 +170,10 @@ fn corpus_files() -> Vec<PathBuf> {
 /// Root element of a well-formed UTF-8 XML file (gzip decoded), or None when it is not one that an
 /// XSD verdict makes sense for (not well-formed, not UTF-8, DOCTYPE, other roots).
 fn sitemap_root(bytes: &[u8]) -> Option<&'static str> {
-    let data = sitemap_lint::input::decode(bytes.to_vec(), sitemap_lint::input::MAX_UNCOMPRESSED);
+    let data = sitemap_lint::pipeline::input::decode(
+        bytes.to_vec(),
+        sitemap_lint::pipeline::input::MAX_UNCOMPRESSED,
+    );
     if data.gzip_problem.is_some() || data.too_large {
         return None;
     }

@@ -8,8 +8,8 @@
 use std::io::{self, Write};
 
 use crate::diagnostic::Diagnostic;
+use crate::pipeline::source::SourceFile;
 use crate::render::{one_line, Checked, Renderer, Summary};
-use crate::source::SourceFile;
 
 /// One line per finding.
 pub struct Concise;

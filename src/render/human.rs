@@ -12,8 +12,8 @@ use codespan_reporting::term::{self, Config};
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::engine::FileReport;
+use crate::pipeline::source::{floor_char_boundary, SourceFile};
 use crate::render::{Checked, RenderOptions, Renderer, Summary};
-use crate::source::{floor_char_boundary, SourceFile};
 
 /// Lines longer than this (in bytes) are shown as excerpts around the labels.
 const LONG_LINE: usize = 200;

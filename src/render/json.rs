@@ -4,8 +4,8 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
+use crate::pipeline::source::SourceFile;
 use crate::render::{Checked, Renderer, Summary};
-use crate::source::SourceFile;
 
 #[derive(Serialize)]
 struct File<'a> {

@@ -12,7 +12,7 @@ use sha2::{Digest, Sha256};
 
 use crate::diagnostic::Diagnostic;
 use crate::engine::FileReport;
-use crate::source::{Position, SourceFile};
+use crate::pipeline::source::{Position, SourceFile};
 use crate::Severity;
 
 pub mod checkstyle;

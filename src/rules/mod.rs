@@ -1,93 +1,103 @@
-//! The registry: every rule, one line each; adding a module line here both declares and registers it.
+//! The registry: every rule, one line each, in its family folder (`rules/<family>/<rule>.rs`,
+//! declared in the family's `mod.rs`, which also holds the helpers the family's rules share: a rule
+//! file never imports another rule file).
 
 use crate::rule::{Rule, RuleMeta};
 
-macro_rules! rules {
-    ($($module:ident),* $(,)?) => {
-        $(pub mod $module;)*
+pub mod extension;
+pub mod hreflang;
+pub mod input;
+pub mod lastmod;
+pub mod loc;
+pub mod site;
+pub mod structure;
+pub mod suppression;
+pub mod value;
 
+macro_rules! rules {
+    ($($family:ident :: $module:ident),* $(,)?) => {
         /// Every rule, in registry order (pipeline stages first, then sitemap rules).
-        pub static ALL: &[&dyn Rule] = &[$(&$module::Check),*];
+        pub static ALL: &[&dyn Rule] = &[$(&$family::$module::Check),*];
     };
 }
 
 rules! {
     // Input: reading bytes.
-    input_too_large,
-    gzip_invalid,
-    gzip_extension_mismatch,
+    input::input_too_large,
+    input::gzip_invalid,
+    input::gzip_extension_mismatch,
     // Encoding and the XML declaration.
-    encoding_not_utf8,
-    invalid_utf8,
-    leading_whitespace,
-    xml_declaration,
-    xml_declaration_encoding,
+    input::encoding_not_utf8,
+    input::invalid_utf8,
+    input::leading_whitespace,
+    input::xml_declaration,
+    input::xml_declaration_encoding,
     // XML well-formedness.
-    xml_syntax,
-    doctype_not_allowed,
+    input::xml_syntax,
+    input::doctype_not_allowed,
     // Structure.
-    root_element,
-    namespace,
-    empty_sitemap,
-    entry_kind_mismatch,
-    missing_loc,
-    unknown_element,
-    duplicate_element,
-    element_order,
-    unexpected_text,
-    unexpected_child_element,
-    unexpected_attribute,
+    structure::root_element,
+    structure::namespace,
+    structure::empty_sitemap,
+    structure::entry_kind_mismatch,
+    structure::missing_loc,
+    structure::unknown_element,
+    structure::duplicate_element,
+    structure::element_order,
+    structure::unexpected_text,
+    structure::unexpected_child_element,
+    structure::unexpected_attribute,
     // Values.
-    loc_invalid,
-    loc_length,
-    loc_not_ascii,
-    loc_fragment,
-    loc_credentials,
-    lastmod_invalid,
-    lastmod_w3c_only,
-    lastmod_missing_timezone,
-    changefreq_invalid,
-    priority_invalid,
-    value_whitespace,
+    loc::loc_invalid,
+    loc::loc_length,
+    loc::loc_not_ascii,
+    loc::loc_fragment,
+    loc::loc_credentials,
+    lastmod::lastmod_invalid,
+    lastmod::lastmod_w3c_only,
+    lastmod::lastmod_missing_timezone,
+    value::changefreq_invalid,
+    value::priority_invalid,
+    value::value_whitespace,
     // Site: location, hosts, duplicates, dates (issue #6).
-    loc_outside_scope,
-    loc_mixed_hosts,
-    duplicate_loc,
-    index_child,
-    lastmod_future,
-    lastmod_before_1990,
-    lastmod_all_identical,
-    priority_all_identical,
-    changefreq_priority_ignored,
+    loc::loc_outside_scope,
+    loc::loc_mixed_hosts,
+    loc::duplicate_loc,
+    site::index_child,
+    lastmod::lastmod_future,
+    lastmod::lastmod_before_1990,
+    lastmod::lastmod_all_identical,
+    value::priority_all_identical,
+    value::changefreq_priority_ignored,
     // Google extensions (structure).
-    extension_namespace,
-    xhtml_link_namespace,
-    unknown_extension_namespace,
-    extension_placement,
-    extension_structure,
-    extension_value,
+    extension::extension_namespace,
+    extension::xhtml_link_namespace,
+    extension::unknown_extension_namespace,
+    extension::extension_placement,
+    extension::extension_structure,
+    extension::extension_value,
     // Google extensions (Google's documentation beyond the XSDs).
-    extension_url,
-    extension_unknown_code,
-    video_invalid,
-    extension_deprecated,
-    news_date_range,
+    extension::extension_url,
+    extension::extension_unknown_code,
+    extension::video_invalid,
+    extension::extension_deprecated,
+    extension::news_date_range,
     // hreflang alternates (`xhtml:link`).
-    hreflang_rel,
-    hreflang_invalid,
-    hreflang_href_invalid,
-    hreflang_duplicate,
-    hreflang_self_missing,
-    hreflang_return_link,
-    hreflang_cluster_mismatch,
+    hreflang::hreflang_rel,
+    hreflang::hreflang_invalid,
+    hreflang::hreflang_href_invalid,
+    hreflang::hreflang_duplicate,
+    hreflang::hreflang_self_missing,
+    hreflang::hreflang_return_link,
+    hreflang::hreflang_cluster_mismatch,
     // Limits.
-    too_many_entries,
-    extension_limits,
+    structure::too_many_entries,
+    extension::extension_limits,
     // Inline suppressions (applied by the engine after every other rule).
-    suppression_invalid,
-    unused_suppression,
+    suppression::suppression_invalid,
+    suppression::unused_suppression,
     // The checker itself.
-    internal_error,
+    input::internal_error,
 }
 
 /// Looks a rule up by name.

@@ -1,0 +1,1052 @@
+//! Command-line parsing and the top-level flow of the binary: inputs in, rendered report out, exit code.
+//!
+//! `check` resolves its inputs (see `walk.rs`), checks them on worker threads (a few files in
+//! flight at a time, so memory stays bounded) and renders the reports strictly in input order
+//! (sorted by path), so the output does not depend on timing.
+
+use std::collections::BTreeMap;
+use std::io::{self, BufWriter, IsTerminal, Write};
+use std::num::NonZeroUsize;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
+use std::thread;
+
+use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
+
+use sitemap_lint::pipeline::files::{self, describe_io, AtomicFile, FileId};
+use sitemap_lint::render::{self, statistics::Statistics, Checked, Format, RenderOptions, Summary};
+use sitemap_lint::site_set::{SetCheck, Site};
+use sitemap_lint::{check_bytes, pipeline::input, rules, FileReport, Settings, Severity};
+
+mod discover;
+mod walk;
+
+use discover::Discovery;
+use sitemap_lint::config::{self as cfg, Override, Selector};
+use walk::{Excludes, Source, Target};
+
+/// Exit status: no errors (warnings allowed).
+const EXIT_OK: u8 = 0;
+/// Exit status: at least one error was found (or more warnings than `--max-warnings`).
+const EXIT_ERRORS: u8 = 1;
+/// Exit status: usage error, unreadable input, or an internal error.
+const EXIT_TROUBLE: u8 = 2;
+
+/// Stack size of the worker threads (the main thread's usual 8 MiB, not the 2 MiB default of
+/// spawned threads).
+const WORKER_STACK: usize = 8 * 1024 * 1024;
+
+/// How much file text the results waiting to be rendered may hold before the threads stop
+/// running ahead (see [`run_ordered`]).
+const HELD_WEIGHT: usize = 32 << 20;
+
+#[derive(Parser)]
+#[command(
+    name = "sitemap-lint",
+    version,
+    about = "Validate and lint XML sitemaps (sitemaps.org 0.9) with precise diagnostics",
+    propagate_version = true
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Check sitemap and sitemap index files (plain or gzip)
+    Check(CheckArgs),
+    /// List every rule with its category, default severity and summary
+    Rules,
+    /// Print a rule's documentation
+    Explain {
+        /// Rule name, e.g. `lastmod-invalid`
+        rule: String,
+    },
+    /// Print the effective configuration for a file or folder: the config file used, the preset,
+    /// every rule's severity and where each value comes from
+    Config(ConfigCmd),
+}
+
+/// Where rule severities and settings come from (shared by `check` and `config`).
+#[derive(clap::Args)]
+struct ConfigArgs {
+    /// Use this configuration file for every input instead of discovering `sitemap-lint.toml`
+    #[arg(long, value_name = "PATH", conflicts_with = "isolated")]
+    config: Option<PathBuf>,
+    /// Ignore configuration files (defaults and command-line flags only)
+    #[arg(long)]
+    isolated: bool,
+    /// Report RULE (a rule, a category or `all`) as an error; repeatable, later flags win
+    #[arg(long, value_name = "RULE", value_parser = parse_selector)]
+    error: Vec<Selector>,
+    /// Report RULE (a rule, a category or `all`) as a warning; repeatable, later flags win
+    #[arg(long, value_name = "RULE", value_parser = parse_selector)]
+    warn: Vec<Selector>,
+    /// Turn RULE (a rule, a category or `all`) off; repeatable, later flags win
+    #[arg(long, value_name = "RULE", value_parser = parse_selector)]
+    allow: Vec<Selector>,
+    /// `--error`, `--warn` and `--allow` in command-line order (filled from the matches).
+    #[arg(skip)]
+    overrides: Vec<Override>,
+}
+
+fn parse_selector(name: &str) -> Result<Selector, String> {
+    Selector::parse(name).ok_or_else(|| {
+        let (message, help) = cfg::unknown_selector(name);
+        format!("{message}; {help}")
+    })
+}
+
+impl ConfigArgs {
+    /// Fills `overrides` from the flags in the order they were given.
+    fn order(&mut self, m: &ArgMatches) {
+        let mut all = Vec::new();
+        for (id, level, flag) in [
+            ("error", Some(Severity::Error), "--error"),
+            ("warn", Some(Severity::Warning), "--warn"),
+            ("allow", None, "--allow"),
+        ] {
+            let (Some(at), Some(values)) = (m.indices_of(id), m.get_many::<Selector>(id)) else {
+                continue;
+            };
+            for (i, selector) in at.zip(values) {
+                all.push((
+                    i,
+                    Override {
+                        selector: *selector,
+                        level,
+                        flag: format!("{flag} {}", selector.name()),
+                    },
+                ));
+            }
+        }
+        all.sort_by_key(|(i, _)| *i);
+        self.overrides = all.into_iter().map(|(_, o)| o).collect();
+    }
+
+    /// The configuration discovery these flags ask for, or the error to report (exit 2).
+    fn discovery(&self, base: Settings, cwd: &std::path::Path) -> Result<Discovery, String> {
+        Discovery::new(
+            self.config.as_deref(),
+            self.isolated,
+            base,
+            self.overrides.clone(),
+            cwd.to_path_buf(),
+        )
+        .map_err(|e| e.to_string())
+    }
+}
+
+#[derive(clap::Args)]
+struct ConfigCmd {
+    /// The file or folder whose configuration to show [default: the current directory]
+    path: Option<PathBuf>,
+    /// `text` (TOML-like, with the source of each value as a comment) or `json`
+    #[arg(long, value_enum, default_value_t = ConfigFormat::Text)]
+    format: ConfigFormat,
+    #[command(flatten)]
+    config: ConfigArgs,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum ConfigFormat {
+    Text,
+    Json,
+}
+
+#[derive(clap::Args)]
+struct CheckArgs {
+    /// Files or directories to check; `-` reads stdin. Directories are searched for `*.xml` and
+    /// `*.xml.gz`, honouring .gitignore and skipping hidden entries and symlinks. Without paths,
+    /// the current directory is searched.
+    paths: Vec<PathBuf>,
+    /// Output format
+    #[arg(long, visible_alias = "output-format", value_enum, default_value_t = FormatArg::Human)]
+    format: FormatArg,
+    /// Write the report to PATH instead of stdout (a one-line summary still goes to stderr)
+    #[arg(short = 'o', long, value_name = "PATH")]
+    output_file: Option<PathBuf>,
+    /// When to use colour (NO_COLOR is honoured with `auto`)
+    #[arg(long, value_enum, default_value_t = ColorArg::Auto)]
+    color: ColorArg,
+    /// Name used for stdin input in diagnostics and for `--exclude`
+    #[arg(long, value_name = "NAME", default_value = "<stdin>")]
+    stdin_filename: String,
+    /// Skip files and directories matching GLOB while walking directories (repeatable). A glob
+    /// without `/` matches a name at any depth; one with `/` matches from the current directory
+    #[arg(long, value_name = "GLOB")]
+    exclude: Vec<String>,
+    /// Apply `--exclude` also to paths named on the command line (for pre-commit and editors)
+    #[arg(long)]
+    force_exclude: bool,
+    /// Exit 1 when there are more than N warnings (even without errors)
+    #[arg(long, value_name = "N")]
+    max_warnings: Option<usize>,
+    /// Exit 0 even when errors are found (2 still means trouble: usage or unreadable input)
+    #[arg(long)]
+    exit_zero: bool,
+    /// Report errors only: warnings and infos are left out of the output and the counts
+    #[arg(short, long)]
+    quiet: bool,
+    /// Print how many findings each rule has instead of the findings (human, concise or json)
+    #[arg(long)]
+    statistics: bool,
+    /// Threads: files checked in parallel, and the threads one large file is parsed and checked
+    /// on [default: number of CPUs]
+    #[arg(short, long, value_name = "N")]
+    jobs: Option<NonZeroUsize>,
+    /// The current time for date rules, as a W3C Datetime with a time zone (e.g.
+    /// `2024-11-21T12:00:00Z`) or a date (midnight UTC) [default: the clock]
+    #[arg(long, value_name = "TIMESTAMP", value_parser = parse_now)]
+    now: Option<i64>,
+    #[command(flatten)]
+    config: ConfigArgs,
+    /// The URL the checked sitemap is served at: its `<loc>` must lie in its folder, on its
+    /// scheme, host and port. With several files, the one whose name ends the URL
+    #[arg(long, value_name = "URL", value_parser = parse_sitemap_url)]
+    sitemap_url: Option<String>,
+    /// The local folder of the site's files: an index's children map to files below it
+    /// (`https://example.com/sitemaps/a.xml` → `DIR/sitemaps/a.xml`)
+    #[arg(long, value_name = "DIR")]
+    site_root: Option<PathBuf>,
+}
+
+/// Parses `--sitemap-url`: an absolute `http(s)` URL without errors.
+fn parse_sitemap_url(value: &str) -> Result<String, String> {
+    match sitemap_lint::values::uri::check_http_url(value)
+        .iter()
+        .find(|p| p.kind.is_error())
+    {
+        Some(p) => Err(format!("not a valid http(s) URL: {}", p.message)),
+        None => Ok(value.to_string()),
+    }
+}
+
+/// Parses `--now`: a complete date, or a date and time with a time zone.
+fn parse_now(value: &str) -> Result<i64, String> {
+    use sitemap_lint::values::datetime::{self, Precision};
+    match datetime::parse(value).datetime() {
+        Some(dt)
+            if dt.precision == Precision::Date
+                || (dt.precision != Precision::Year
+                    && dt.precision != Precision::YearMonth
+                    && dt.offset_minutes.is_some()) =>
+        {
+            Ok(dt.unix_seconds())
+        }
+        _ => Err(
+            "expected a date (`2024-11-21`) or a date and time with a time zone \
+                  (`2024-11-21T12:00:00Z`)"
+                .into(),
+        ),
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum FormatArg {
+    /// rustc-style diagnostics with the offending text underlined
+    Human,
+    /// the versioned JSON document (see README)
+    Json,
+    /// one line per finding: `path:line:col: severity: message [rule]`
+    Concise,
+    /// SARIF 2.1.0 (GitHub code scanning)
+    Sarif,
+    /// GitHub Actions annotations, then the concise report
+    Github,
+    /// GitLab Code Quality JSON
+    Gitlab,
+    /// JUnit XML (one test suite per file)
+    Junit,
+    /// Checkstyle XML
+    Checkstyle,
+}
+
+impl FormatArg {
+    fn format(self) -> Format {
+        match self {
+            FormatArg::Human => Format::Human,
+            FormatArg::Json => Format::Json,
+            FormatArg::Concise => Format::Concise,
+            FormatArg::Sarif => Format::Sarif,
+            FormatArg::Github => Format::Github,
+            FormatArg::Gitlab => Format::Gitlab,
+            FormatArg::Junit => Format::Junit,
+            FormatArg::Checkstyle => Format::Checkstyle,
+        }
+    }
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum ColorArg {
+    Auto,
+    Always,
+    Never,
+}
+
+pub fn main() -> ExitCode {
+    let parsed = Cli::command()
+        .try_get_matches()
+        .and_then(|m| Cli::from_arg_matches(&m).map(|cli| (cli, m)));
+    let cli = match parsed {
+        Ok((mut cli, matches)) => {
+            match (&mut cli.command, matches.subcommand()) {
+                (Command::Check(args), Some((_, m))) => args.config.order(m),
+                (Command::Config(args), Some((_, m))) => args.config.order(m),
+                _ => {}
+            }
+            cli
+        }
+        Err(e) => {
+            let code = if e.use_stderr() {
+                EXIT_TROUBLE
+            } else {
+                EXIT_OK
+            };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    let stdout = io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    let result = match cli.command {
+        Command::Check(args) => check(args, &mut out),
+        Command::Rules => list_rules(&mut out).map(|()| EXIT_OK),
+        Command::Explain { rule } => explain(&rule, &mut out),
+        Command::Config(args) => show_config(args, &mut out),
+    };
+    let code = match result.and_then(|code| out.flush().map(|()| code)) {
+        Ok(code) => code,
+        // `| head` closed the pipe: stop quietly; the status no longer matters to anyone.
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => EXIT_OK,
+        Err(e) => {
+            eprintln!("sitemap-lint: error: cannot write output: {e}");
+            EXIT_TROUBLE
+        }
+    };
+    ExitCode::from(code)
+}
+
+/// A usage problem found after parsing: reported like clap's, exit 2.
+fn usage_error(message: &str) -> io::Result<u8> {
+    eprintln!("sitemap-lint: error: {message}");
+    Ok(EXIT_TROUBLE)
+}
+
+fn check(args: CheckArgs, stdout: &mut dyn Write) -> io::Result<u8> {
+    let mut settings = Settings::default();
+    if let Some(now) = args.now {
+        settings.now = now;
+    }
+    if let Some(root) = &args.site_root {
+        if !root.is_dir() {
+            return usage_error(&format!(
+                "--site-root `{}` is not a directory",
+                root.display()
+            ));
+        }
+        settings.site_root = Some(root.clone());
+    }
+    if args.sitemap_url.is_some() {
+        settings.sitemap_url = args.sitemap_url.clone();
+    }
+    let format = args.format.format();
+    if args.statistics && !matches!(format, Format::Human | Format::Concise | Format::Json) {
+        return usage_error("--statistics works with --format human, concise or json");
+    }
+    let excludes = match Excludes::new(&args.exclude) {
+        Ok(e) => e,
+        Err(message) => return usage_error(&message),
+    };
+    let cwd = match std::env::current_dir() {
+        Ok(dir) => dir,
+        Err(e) => return usage_error(&format!("cannot read the current directory: {e}")),
+    };
+
+    let discovery = match args.config.discovery(settings.clone(), &cwd) {
+        Ok(d) => Arc::new(d),
+        Err(message) => return usage_error(&message),
+    };
+    // The report file must never be an input: a walk passes over it, and naming it (or a link
+    // to it) as an input or configuration is a usage error, found before anything is written.
+    let output_id = args.output_file.as_deref().and_then(FileId::of);
+    let is_output = {
+        let output_id = output_id.clone();
+        let output_name = args.output_file.as_deref().and_then(|p| p.file_name());
+        let output_name = output_name.map(std::ffi::OsStr::to_os_string);
+        move |path: &std::path::Path| {
+            output_id.is_some()
+                && path.file_name() == output_name.as_deref()
+                && FileId::of(path) == output_id
+        }
+    };
+    let config_excludes: walk::ExtraExclude = {
+        let discovery = discovery.clone();
+        Arc::new(move |path: &std::path::Path, is_dir: bool| {
+            (!is_dir && is_output(path)) || discovery.excluded(path, is_dir)
+        })
+    };
+    let collected = walk::collect(
+        &args.paths,
+        &args.stdin_filename,
+        &excludes,
+        Some(&config_excludes),
+        args.force_exclude,
+        &cwd,
+    );
+    // Each input's settings: its configuration file's, with the command-line overrides.
+    let per_target: Vec<Arc<Settings>> = collected
+        .targets
+        .iter()
+        .map(|t| {
+            discovery
+                .for_target(t, &args.stdin_filename)
+                .settings
+                .clone()
+        })
+        .collect();
+    let config_errors = discovery.take_errors();
+    if !config_errors.is_empty() {
+        for e in &config_errors {
+            eprintln!("sitemap-lint: error: {e}");
+        }
+        return Ok(EXIT_TROUBLE);
+    }
+    if let (Some(output), Some(id)) = (&args.output_file, &output_id) {
+        let reads_output = |path: &std::path::Path| FileId::of(path).as_ref() == Some(id);
+        let named_input = collected.targets.iter().find_map(|t| match &t.source {
+            Source::File(path) => reads_output(path).then(|| format!("`{}`", t.display)),
+            Source::Stdin => (FileId::of_stdin().as_ref() == Some(id)).then(|| "stdin".into()),
+        });
+        let config = discovery
+            .config_files()
+            .into_iter()
+            .find(|p| reads_output(p));
+        if let Some(what) = named_input.or(config.map(|p| format!("`{}`", p.display()))) {
+            return usage_error(&format!(
+                "-o `{}` is {what}, which this run reads; writing the report there would destroy it",
+                output.display()
+            ));
+        }
+    }
+    let mut unreadable = collected.problems.len();
+    for problem in &collected.problems {
+        eprintln!("sitemap-lint: error: {problem}");
+    }
+    for warning in &collected.warnings {
+        eprintln!("sitemap-lint: warning: {warning}");
+    }
+
+    // Written to a temporary file beside the target and renamed over it at the end: a failed
+    // run leaves the previous report as it was, and concurrent runs never interleave.
+    let mut file_out = None;
+    let out: &mut dyn Write = match &args.output_file {
+        Some(path) => match AtomicFile::create(path) {
+            Ok(f) => file_out.insert(BufWriter::new(f)),
+            Err(e) => {
+                return usage_error(&format!(
+                    "cannot write `{}`: {}",
+                    path.display(),
+                    describe_io(&e)
+                ))
+            }
+        },
+        None => stdout,
+    };
+    let to_terminal = args.output_file.is_none() && io::stdout().is_terminal();
+    let color = match args.color {
+        ColorArg::Always => true,
+        ColorArg::Never => false,
+        ColorArg::Auto => {
+            std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+                && to_terminal
+                && std::env::var("TERM").map_or(true, |t| t != "dumb")
+        }
+    };
+    let mut renderer: Box<dyn render::Renderer> = if args.statistics {
+        Box::new(Statistics::new(format == Format::Json))
+    } else {
+        render::renderer(format, RenderOptions { color })
+    };
+
+    let targets = collected.targets;
+    if targets.iter().any(|t| t.source == Source::Stdin) && io::stdin().is_terminal() {
+        eprintln!("sitemap-lint: reading a sitemap from stdin; paste it, then press Ctrl-D");
+    }
+    let jobs = args
+        .jobs
+        .or_else(|| thread::available_parallelism().ok())
+        .map_or(1, NonZeroUsize::get);
+    let mut summary = Summary::default();
+    let mut internal_error = false;
+    // The command line wins; otherwise the first input's configuration file may say where the
+    // site is.
+    if settings.sitemap_url.is_none() {
+        settings.sitemap_url = per_target.first().and_then(|s| s.sitemap_url.clone());
+    }
+    if settings.site_root.is_none() {
+        settings.site_root = per_target.first().and_then(|s| s.site_root.clone());
+    }
+    // Several files (or a site root) make a set: see `site_set` and README.
+    let set = SetRun::new(&targets, &mut settings);
+    let mut set_check = set.check(&targets);
+    // A file's settings are made where it is checked, on the checking thread, and dropped
+    // with its check: made up front for 1,000 files, they took 1.3 ms (3 MB of fresh memory)
+    // before any check could start.
+    let collect_set = settings.collect_set;
+    let settings_of = |i: usize| Settings {
+        threads: jobs,
+        ..set.settings_for(i, &per_target[i], collect_set)
+    };
+    let work = |i: usize| check_target(&targets[i], &settings_of(i));
+    let weight = |r: &io::Result<Outcome>| r.as_ref().map_or(0, |o| o.size);
+    run_ordered(
+        targets.len(),
+        jobs,
+        work,
+        weight,
+        |i, outcome| match outcome {
+            Ok(mut outcome) => {
+                internal_error |= outcome.report.internal_error();
+                if let Some(check) = &mut set_check {
+                    let found = check.file(i, &outcome.report.site, &per_target[i]);
+                    if !found.is_empty() {
+                        let report = &mut outcome.report;
+                        report.diagnostics.extend(found);
+                        report.diagnostics.sort_by(|a, b| {
+                            (a.primary.span.start, a.primary.span.end, a.rule.name).cmp(&(
+                                b.primary.span.start,
+                                b.primary.span.end,
+                                b.rule.name,
+                            ))
+                        });
+                    }
+                }
+                if args.quiet {
+                    outcome
+                        .report
+                        .diagnostics
+                        .retain(|d| d.severity == Severity::Error);
+                }
+                summary.add(&outcome.report);
+                let checked = Checked {
+                    report: &outcome.report,
+                    repo_path: &targets[i].repo_path,
+                    compressed: outcome.compressed,
+                };
+                renderer.file(&checked, out)
+            }
+            Err(e) => {
+                // Keep stdout and stderr in order when both go to the terminal.
+                out.flush()?;
+                eprintln!(
+                    "sitemap-lint: error: cannot read `{}`: {}",
+                    targets[i].display,
+                    describe_io(&e)
+                );
+                unreadable += 1;
+                Ok(())
+            }
+        },
+    )?;
+    let set_line = set_line(set_check.as_ref(), set.site.root_given);
+    renderer.finish(&summary, out)?;
+    out.flush()?;
+    if let Some(file) = file_out {
+        file.into_inner().map_err(|e| e.into_error())?.commit()?;
+    }
+
+    let too_many_warnings = args.max_warnings.is_some_and(|max| summary.warnings > max);
+    if too_many_warnings {
+        eprintln!(
+            "sitemap-lint: error: {} (more than --max-warnings {})",
+            render::plural(summary.warnings, "warning"),
+            args.max_warnings.unwrap_or(0)
+        );
+    }
+    if format == Format::Human || args.output_file.is_some() {
+        let status = if summary.errors > 0 || too_many_warnings || unreadable > 0 || internal_error
+        {
+            "error"
+        } else {
+            "ok"
+        };
+        let mut line = format!("sitemap-lint: {status}: {}", summary.line());
+        if let Some(set_line) = &set_line {
+            line.push_str(&format!("; {set_line}"));
+        }
+        if unreadable > 0 {
+            line.push_str(&format!(
+                "; {} could not be checked",
+                render::plural(unreadable, "path")
+            ));
+        }
+        if let Some(path) = &args.output_file {
+            line.push_str(&format!("; report written to {}", path.display()));
+        }
+        eprintln!("{line}");
+    }
+    Ok(if unreadable > 0 || internal_error {
+        EXIT_TROUBLE
+    } else if args.exit_zero {
+        EXIT_OK
+    } else if summary.errors > 0 || too_many_warnings {
+        EXIT_ERRORS
+    } else {
+        EXIT_OK
+    })
+}
+
+/// How the run relates files to URLs ([`site_set`]), and whether the files form a set.
+struct SetRun {
+    site: Site,
+    /// Whether summaries are kept and compared (several files, or `--site-root`).
+    active: bool,
+}
+
+impl SetRun {
+    fn new(targets: &[Target], settings: &mut Settings) -> SetRun {
+        let paths: Vec<Option<&std::path::Path>> = targets.iter().map(target_path).collect();
+        let site = Site::new(
+            settings.sitemap_url.as_deref(),
+            settings.site_root.as_deref(),
+            &paths,
+        );
+        if settings.sitemap_url.is_some() && site.named.is_none() {
+            eprintln!(
+                "sitemap-lint: warning: --sitemap-url names none of the {} checked files (by its last path segment); it applies to none",
+                targets.len()
+            );
+        }
+        let active = targets.len() > 1 || settings.site_root.is_some();
+        settings.collect_set = active;
+        SetRun { site, active }
+    }
+
+    /// The settings file `i` is checked with: its own URL, when known.
+    fn settings_for(&self, i: usize, settings: &Settings, collect_set: bool) -> Settings {
+        Settings {
+            sitemap_url: self.site.url_of(i),
+            collect_set,
+            ..settings.clone()
+        }
+    }
+
+    fn check<'s>(&'s self, targets: &[Target]) -> Option<SetCheck<'s>> {
+        self.active.then(|| {
+            SetCheck::new(
+                &self.site,
+                targets.iter().map(|t| t.display.clone()).collect(),
+                targets
+                    .iter()
+                    .map(|t| target_path(t).map(std::path::Path::to_path_buf))
+                    .collect(),
+            )
+        })
+    }
+}
+
+fn target_path(t: &Target) -> Option<&std::path::Path> {
+    match &t.source {
+        Source::File(p) => Some(p.as_path()),
+        Source::Stdin => None,
+    }
+}
+
+/// The set's totals for the summary line, when the files formed a set (an index linked to a
+/// checked child, or `--site-root`).
+fn set_line(check: Option<&SetCheck<'_>>, root_given: bool) -> Option<String> {
+    let t = check?.totals;
+    (t.linked > 0 || root_given).then(|| {
+        format!(
+            "set of {} {} and {}: {}",
+            t.indexes,
+            if t.indexes == 1 { "index" } else { "indexes" },
+            render::plural(t.sitemaps, "sitemap"),
+            render::plural(t.urls, "URL")
+        )
+    })
+}
+
+/// A checked input.
+struct Outcome {
+    report: FileReport,
+    /// The raw input was gzip.
+    compressed: bool,
+    /// Bytes of input held by `report` until it is rendered (see [`run_ordered`]).
+    size: usize,
+}
+
+/// Reads and checks one target. I/O problems (missing, unreadable, not a regular file) are
+/// returned as errors.
+fn check_target(target: &Target, settings: &Settings) -> io::Result<Outcome> {
+    let bytes = match &target.source {
+        Source::Stdin => input::load(io::stdin().lock(), settings.max_size)?,
+        Source::File(path) => {
+            // Refuses a FIFO or device without blocking on it.
+            let (file, meta) = files::open_input(path)?;
+            input::load_file(&file, settings.max_size, meta.len(), settings.threads)?
+        }
+    };
+    let compressed = bytes.gzip;
+    let size = bytes.data.len();
+    Ok(Outcome {
+        report: check_bytes(&target.display, bytes, settings),
+        compressed,
+        size,
+    })
+}
+
+/// Shared between the calling thread and the helpers of [`run_ordered`].
+struct Schedule<T> {
+    next_take: usize,
+    /// The index `consume` gets next.
+    next_done: usize,
+    /// Results not yet consumed, by index, with their weights.
+    ready: BTreeMap<usize, (io::Result<T>, usize)>,
+    /// The sum of the weights in `ready`.
+    held: usize,
+    stop: bool,
+    /// A helper died outside `work` (a bug): what it took will never come.
+    broken: bool,
+    /// Whether the calling thread sleeps until `next_done` is ready, and how many helpers sleep
+    /// until the window moves: a wake-up costs a system call, so only sleepers get one.
+    caller_waits: bool,
+    helpers_waiting: usize,
+}
+
+/// Runs `work(i)` for `i` in `0..n` on `jobs` threads (the calling one and `jobs - 1` helpers)
+/// and hands each result to `consume`, on the calling thread, in index order.
+///
+/// Up to `2 × jobs` indices are taken ahead of the one `consume` waits for, and up to `32 × jobs`
+/// while the results waiting weigh less than [`HELD_WEIGHT`] (`weight` gives a result's bytes of
+/// file text): results alive are bounded, however many inputs there are, and a thread that runs
+/// ahead (its core is less busy) does not wait for every file of the other. The calling
+/// thread consumes what is ready between its own items, so no thread is woken per item (on a
+/// virtual machine a wake-up costs tens of microseconds). When `consume` fails (a closed pipe),
+/// the helpers stop and the error is returned. A panic in `work` is caught and becomes an error
+/// result.
+fn run_ordered<T: Send>(
+    n: usize,
+    jobs: usize,
+    work: impl Fn(usize) -> io::Result<T> + Sync,
+    weight: impl Fn(&io::Result<T>) -> usize + Sync,
+    mut consume: impl FnMut(usize, io::Result<T>) -> io::Result<()>,
+) -> io::Result<()> {
+    if n == 0 {
+        return Ok(());
+    }
+    let jobs = jobs.clamp(1, n);
+    let (short, long) = (2 * jobs, 32 * jobs);
+    let may_take = |s: &Schedule<T>| {
+        s.next_take < n
+            && (s.next_take < s.next_done + short
+                || (s.next_take < s.next_done + long && s.held < HELD_WEIGHT))
+    };
+    let schedule = Mutex::new(Schedule {
+        next_take: 0,
+        next_done: 0,
+        ready: BTreeMap::new(),
+        held: 0,
+        stop: false,
+        broken: false,
+        caller_waits: false,
+        helpers_waiting: 0,
+    });
+    // Helpers wait on `moved` for the window to move; the calling thread waits on `arrived`.
+    let (moved, arrived) = (Condvar::new(), Condvar::new());
+    let lock = || schedule.lock().unwrap_or_else(PoisonError::into_inner);
+    let run = |i: usize| {
+        let result = catch_unwind(AssertUnwindSafe(|| work(i))).unwrap_or_else(|_| {
+            Err(io::Error::other(
+                "internal error: sitemap-lint failed while reading this file",
+            ))
+        });
+        let w = weight(&result);
+        (result, w)
+    };
+    let finished = |s: &mut Schedule<T>, i: usize, (result, w): (io::Result<T>, usize)| {
+        s.held += w;
+        s.ready.insert(i, (result, w));
+    };
+
+    thread::scope(|scope| {
+        for _ in 1..jobs {
+            let (schedule, lock, moved, arrived, run, may_take, finished) = (
+                &schedule, &lock, &moved, &arrived, &run, &may_take, &finished,
+            );
+            let helper = move || {
+                // Tells the calling thread if this helper dies with an item taken.
+                let guard = Departure { schedule, arrived };
+                loop {
+                    let i = {
+                        let mut s = lock();
+                        while !s.stop && s.next_take < n && !may_take(&s) {
+                            s.helpers_waiting += 1;
+                            s = moved.wait(s).unwrap_or_else(PoisonError::into_inner);
+                            s.helpers_waiting -= 1;
+                        }
+                        if s.stop || s.next_take >= n {
+                            break;
+                        }
+                        s.next_take += 1;
+                        s.next_take - 1
+                    };
+                    let result = run(i);
+                    let mut s = lock();
+                    finished(&mut s, i, result);
+                    if i == s.next_done && s.caller_waits {
+                        arrived.notify_one();
+                    }
+                }
+                std::mem::forget(guard);
+            };
+            thread::Builder::new()
+                .name("sitemap-lint-worker".into())
+                .stack_size(WORKER_STACK)
+                .spawn_scoped(scope, helper)?;
+        }
+
+        let mut s = lock();
+        let result = loop {
+            let i = s.next_done;
+            if let Some((outcome, w)) = s.ready.remove(&i) {
+                s.held -= w;
+                drop(s);
+                let consumed = consume(i, outcome);
+                s = lock();
+                if let Err(e) = consumed {
+                    break Err(e);
+                }
+                s.next_done += 1;
+                if s.helpers_waiting > 0 {
+                    moved.notify_all();
+                }
+                if s.next_done == n {
+                    break Ok(());
+                }
+            } else if s.broken {
+                break Err(io::Error::other("a worker thread stopped unexpectedly"));
+            } else if may_take(&s) {
+                let i = s.next_take;
+                s.next_take += 1;
+                drop(s);
+                let outcome = run(i);
+                s = lock();
+                finished(&mut s, i, outcome);
+            } else {
+                s.caller_waits = true;
+                s = arrived.wait(s).unwrap_or_else(PoisonError::into_inner);
+                s.caller_waits = false;
+            }
+        };
+        s.stop = true;
+        s.ready.clear();
+        drop(s);
+        moved.notify_all();
+        result
+    })
+}
+
+/// Marks the schedule broken when a helper of [`run_ordered`] unwinds (it is forgotten on the
+/// normal way out).
+struct Departure<'a, T> {
+    schedule: &'a Mutex<Schedule<T>>,
+    arrived: &'a Condvar,
+}
+
+impl<T> Drop for Departure<'_, T> {
+    fn drop(&mut self) {
+        let mut s = self.schedule.lock().unwrap_or_else(PoisonError::into_inner);
+        s.broken = true;
+        drop(s);
+        self.arrived.notify_one();
+    }
+}
+
+/// `sitemap-lint config [PATH]`: the effective configuration for PATH.
+fn show_config(args: ConfigCmd, out: &mut dyn Write) -> io::Result<u8> {
+    let cwd = match std::env::current_dir() {
+        Ok(dir) => dir,
+        Err(e) => return usage_error(&format!("cannot read the current directory: {e}")),
+    };
+    let discovery = match args.config.discovery(Settings::default(), &cwd) {
+        Ok(d) => d,
+        Err(message) => return usage_error(&message),
+    };
+    let path = args.path.unwrap_or_else(|| PathBuf::from("."));
+    // A folder's own configuration file applies to the files in it.
+    let probe = if path.is_dir() {
+        path.join("_")
+    } else {
+        path.clone()
+    };
+    let loaded = discovery.for_path(&probe);
+    let errors = discovery.take_errors();
+    if !errors.is_empty() {
+        for e in &errors {
+            eprintln!("sitemap-lint: error: {e}");
+        }
+        return Ok(EXIT_TROUBLE);
+    }
+    let how = if args.config.isolated {
+        "--isolated"
+    } else {
+        "no sitemap-lint.toml in this folder or above it, up to the repository root"
+    };
+    discover::print(
+        &loaded,
+        &walk::display_name(&path),
+        how,
+        args.format == ConfigFormat::Json,
+        out,
+    )?;
+    Ok(EXIT_OK)
+}
+
+fn list_rules(out: &mut dyn Write) -> io::Result<()> {
+    let width = rules::metas().map(|m| m.name.len()).max().unwrap_or(0);
+    for m in rules::metas() {
+        writeln!(
+            out,
+            "{:width$}  {:9}  {:17}  {}",
+            m.name,
+            m.category.as_str(),
+            sitemap_lint::docs::default_label(m),
+            m.summary
+        )?;
+    }
+    Ok(())
+}
+
+fn explain(name: &str, out: &mut dyn Write) -> io::Result<u8> {
+    match rules::find(name) {
+        Some(m) => {
+            writeln!(out, "# {}\n", m.name)?;
+            writeln!(
+                out,
+                "Category: {}. Default severity: {}.\n\n{}\n",
+                m.category,
+                sitemap_lint::docs::default_label(m),
+                m.summary
+            )?;
+            write!(out, "{}", m.docs())?;
+            Ok(EXIT_OK)
+        }
+        None => {
+            let close: Vec<&str> = rules::metas()
+                .map(|m| m.name)
+                .filter(|n| {
+                    n.contains(name)
+                        || name.contains(n)
+                        || sitemap_lint::values::text::distance(n, name) <= 3
+                })
+                .collect();
+            eprintln!("sitemap-lint: error: unknown rule `{name}`");
+            if !close.is_empty() {
+                eprintln!("  did you mean: {}", close.join(", "));
+            }
+            eprintln!("  run `sitemap-lint rules` to list them all");
+            Ok(EXIT_TROUBLE)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    /// Runs 200 items on `jobs` threads, each result weighing `weight`, with `consume_us` of work
+    /// per consumed result; checks the order and returns the most results alive at once.
+    fn peak_alive(jobs: usize, weight: usize, consume_us: u64) -> usize {
+        let alive = AtomicUsize::new(0);
+        let peak = AtomicUsize::new(0);
+        let mut seen = Vec::new();
+        run_ordered(
+            200,
+            jobs,
+            |i| {
+                let now = alive.fetch_add(1, Ordering::SeqCst) + 1;
+                peak.fetch_max(now, Ordering::SeqCst);
+                // Later items finish first now and then, to exercise the re-ordering.
+                std::thread::sleep(std::time::Duration::from_micros(
+                    ((i * 7919) % 13) as u64 * 50,
+                ));
+                Ok(i)
+            },
+            |_| weight,
+            |i, r| {
+                assert_eq!(r.unwrap(), i);
+                seen.push(i);
+                std::thread::sleep(std::time::Duration::from_micros(consume_us));
+                alive.fetch_sub(1, Ordering::SeqCst);
+                Ok(())
+            },
+        )
+        .unwrap();
+        assert_eq!(seen, (0..200).collect::<Vec<_>>());
+        peak.load(Ordering::SeqCst)
+    }
+
+    #[test]
+    fn results_come_in_order_with_a_bounded_number_alive() {
+        for jobs in [1, 2, 4] {
+            // Results that hold a lot of text: no more than 2 × jobs alive.
+            let heavy = peak_alive(jobs, HELD_WEIGHT, 0);
+            assert!(
+                heavy <= 2 * jobs,
+                "jobs {jobs}: {heavy} heavy results alive"
+            );
+            let heavy_slow = peak_alive(jobs, HELD_WEIGHT, 500);
+            assert!(heavy_slow <= 2 * jobs, "jobs {jobs}: {heavy_slow}");
+            // Light ones: up to 32 × jobs, and the helpers do run ahead of a slow consumer.
+            let light = peak_alive(jobs, 1, 500);
+            assert!(
+                light <= 32 * jobs,
+                "jobs {jobs}: {light} light results alive"
+            );
+            if jobs > 1 {
+                assert!(
+                    light > 2 * jobs,
+                    "jobs {jobs}: helpers did not run ahead ({light})"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_failing_consumer_stops_the_workers_and_a_panic_becomes_an_error() {
+        // Heavy results: at most 2 × jobs taken ahead; light ones: at most 32 × jobs.
+        for (weight, most) in [(HELD_WEIGHT, 20), (0, 6 + 32 * 2 + 2)] {
+            let taken = AtomicUsize::new(0);
+            let r = run_ordered(
+                1000,
+                2,
+                |i| {
+                    taken.fetch_add(1, Ordering::SeqCst);
+                    if i == 1 {
+                        panic!("boom");
+                    }
+                    Ok(i)
+                },
+                |_| weight,
+                |i, r| {
+                    if i == 1 {
+                        assert!(r.is_err(), "the panic is an error result");
+                    }
+                    if i == 5 {
+                        return Err(io::Error::from(io::ErrorKind::BrokenPipe));
+                    }
+                    Ok(())
+                },
+            );
+            assert_eq!(r.unwrap_err().kind(), io::ErrorKind::BrokenPipe);
+            let taken = taken.load(Ordering::SeqCst);
+            assert!(taken < most, "workers stopped early: {taken} taken");
+        }
+    }
+}

@@ -1,0 +1,261 @@
+//! The decoded text of one input and the conversion of byte offsets to 1-based line/column positions.
+
+use std::ops::Range;
+use std::sync::{Mutex, OnceLock, PoisonError};
+
+use crate::pipeline::split::Layout;
+
+/// A 1-based line and column; the column counts Unicode scalar values (characters), not bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Position {
+    pub line: usize,
+    pub column: usize,
+}
+
+/// The decoded text of one input (after gzip and encoding handling, UTF-8 BOM removed).
+///
+/// Every span in a [`crate::Diagnostic`] is a byte range into `text`. Line starts are computed on
+/// first use only, so a clean file never pays for them; so is the text of a file checked in
+/// pieces (see [`SourceFile::laid_out`]).
+#[derive(Debug)]
+pub struct SourceFile {
+    name: String,
+    text: OnceLock<String>,
+    /// A split file's buffer, turned back into `text` on first use.
+    layout: Mutex<Option<Layout>>,
+    line_starts: OnceLock<Vec<usize>>,
+    /// Characters before every multiple of [`CHECKPOINT`] bytes, so that a column on a long line
+    /// (a minified sitemap is one line) costs at most one checkpoint's worth of counting.
+    char_checkpoints: OnceLock<Vec<usize>>,
+}
+
+/// Distance in bytes between character-count checkpoints.
+const CHECKPOINT: usize = 4096;
+
+/// The largest character boundary of `text` at or before `i` (clamped to the text's length).
+pub fn floor_char_boundary(text: &str, i: usize) -> usize {
+    let mut i = i.min(text.len());
+    while !text.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// Whether `b` starts a UTF-8 character (is not a continuation byte).
+fn starts_char(b: u8) -> bool {
+    (b & 0xC0) != 0x80
+}
+
+impl SourceFile {
+    pub fn new(name: impl Into<String>, text: impl Into<String>) -> Self {
+        SourceFile {
+            name: name.into(),
+            text: OnceLock::from(text.into()),
+            layout: Mutex::new(None),
+            line_starts: OnceLock::new(),
+            char_checkpoints: OnceLock::new(),
+        }
+    }
+
+    /// The file whose text is laid out in pieces in `layout` (see [`crate::pipeline::split`]): the text is
+    /// put back together when something reads it (a diagnostic to show), so that a clean file
+    /// is never moved back (7 ms for a 52 MB file).
+    pub fn laid_out(name: impl Into<String>, layout: Layout) -> Self {
+        SourceFile {
+            name: name.into(),
+            text: OnceLock::new(),
+            layout: Mutex::new(Some(layout)),
+            line_starts: OnceLock::new(),
+            char_checkpoints: OnceLock::new(),
+        }
+    }
+
+    /// The name and the text, taken back.
+    pub fn into_parts(self) -> (String, String) {
+        let _ = self.text();
+        (self.name, self.text.into_inner().unwrap_or_default())
+    }
+
+    /// The name shown in diagnostics (the path as given, or the stdin label).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    pub fn text(&self) -> &str {
+        self.text.get_or_init(|| {
+            let mut layout = self.layout.lock().unwrap_or_else(PoisonError::into_inner);
+            layout.take().map(Layout::into_source).unwrap_or_default()
+        })
+    }
+
+    /// Byte offsets at which each line starts. Lines end at `\n` (a CR before it belongs to the line).
+    pub fn line_starts(&self) -> &[usize] {
+        self.line_starts.get_or_init(|| {
+            let mut starts = vec![0];
+            starts.extend(
+                self.text()
+                    .bytes()
+                    .enumerate()
+                    .filter(|&(_, b)| b == b'\n')
+                    .map(|(i, _)| i + 1),
+            );
+            starts
+        })
+    }
+
+    /// Clamps `offset` into the text and onto a character boundary (moving backwards).
+    pub fn clamp(&self, offset: usize) -> usize {
+        floor_char_boundary(self.text(), offset)
+    }
+
+    /// Clamps a range into the text, onto character boundaries, with `start <= end`.
+    pub fn clamp_range(&self, range: Range<usize>) -> Range<usize> {
+        let start = self.clamp(range.start);
+        let end = self.clamp(range.end).max(start);
+        start..end
+    }
+
+    /// 0-based index of the line holding `offset`.
+    pub fn line_index(&self, offset: usize) -> usize {
+        let starts = self.line_starts();
+        match starts.binary_search(&offset) {
+            Ok(i) => i,
+            Err(i) => i - 1,
+        }
+    }
+
+    /// Number of characters before byte `offset` (a char boundary).
+    fn chars_before(&self, offset: usize) -> usize {
+        let bytes = self.text().as_bytes();
+        let cps = self.char_checkpoints.get_or_init(|| {
+            let mut cps = Vec::with_capacity(bytes.len() / CHECKPOINT + 1);
+            let mut count = 0;
+            cps.push(0);
+            for chunk in bytes.chunks(CHECKPOINT) {
+                count += chunk.iter().filter(|&&b| starts_char(b)).count();
+                cps.push(count);
+            }
+            cps
+        });
+        let k = offset / CHECKPOINT;
+        cps[k]
+            + bytes[k * CHECKPOINT..offset]
+                .iter()
+                .filter(|&&b| starts_char(b))
+                .count()
+    }
+
+    /// 1-based line and character column of a byte offset (clamped into the text).
+    pub fn position(&self, offset: usize) -> Position {
+        let offset = self.clamp(offset);
+        let line = self.line_index(offset);
+        let start = self.line_starts()[line];
+        let column = if offset - start <= CHECKPOINT {
+            self.text()[start..offset].chars().count()
+        } else {
+            self.chars_before(offset) - self.chars_before(start)
+        };
+        Position {
+            line: line + 1,
+            column: column + 1,
+        }
+    }
+
+    /// Byte offset of a 1-based line and character column (as reported by roxmltree), clamped.
+    pub fn offset_of(&self, line: usize, column: usize) -> usize {
+        let starts = self.line_starts();
+        let Some(&start) = starts.get(line.saturating_sub(1)) else {
+            return self.text().len();
+        };
+        let end = starts.get(line).copied().unwrap_or(self.text().len());
+        let line_text = &self.text()[start..end];
+        line_text
+            .char_indices()
+            .nth(column.saturating_sub(1))
+            .map_or(end, |(i, _)| start + i)
+    }
+
+    /// Byte range of the whole line holding `offset`, without its line terminator.
+    pub fn line_range(&self, offset: usize) -> Range<usize> {
+        let line = self.line_index(self.clamp(offset));
+        let starts = self.line_starts();
+        let start = starts[line];
+        let mut end = starts.get(line + 1).map_or(self.text().len(), |&e| e - 1);
+        if end > start && self.text().as_bytes()[end - 1] == b'\r' {
+            end -= 1;
+        }
+        start..end
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A split file's text comes back whole when it is first read, once, and only then.
+    #[test]
+    fn laid_out_text_is_restored_on_first_use() {
+        let mut text =
+            String::from("<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n");
+        for i in 0..200 {
+            text.push_str(&format!("<url><loc>https://é.example/{i}</loc></url>\n"));
+        }
+        text.push_str("</urlset>\n");
+        let layout = crate::pipeline::split::layout(text.clone(), 0, 256).expect("split");
+        assert!(layout.pieces.len() > 2);
+        assert_ne!(
+            layout.buf, text,
+            "the pieces carry copies of the root's tags"
+        );
+        let src = SourceFile::laid_out("t", layout);
+        assert!(src.text.get().is_none(), "not restored before it is read");
+        let at = text.find("/150<").unwrap();
+        assert_eq!(
+            src.position(at),
+            Position {
+                line: 152,
+                column: 28
+            }
+        );
+        assert_eq!(src.text(), text);
+        assert_eq!(src.into_parts(), ("t".to_owned(), text));
+    }
+
+    #[test]
+    fn positions_count_characters() {
+        let src = SourceFile::new("t", "ab\ncé\r\nxyz");
+        assert_eq!(src.position(0), Position { line: 1, column: 1 });
+        assert_eq!(src.position(3), Position { line: 2, column: 1 });
+        // after "cé" (c = 1 byte, é = 2 bytes)
+        assert_eq!(src.position(6), Position { line: 2, column: 3 });
+        assert_eq!(src.position(8), Position { line: 3, column: 1 });
+        assert_eq!(src.offset_of(2, 3), 6);
+        assert_eq!(src.line_range(4), 3..6);
+        // clamping inside a multi-byte char moves back to its start
+        assert_eq!(src.clamp(5), 4);
+        assert_eq!(src.position(1000), Position { line: 3, column: 4 });
+    }
+
+    #[test]
+    fn columns_on_long_lines_use_checkpoints_correctly() {
+        let line: String = "aé€😀".repeat(5000);
+        let text = format!("x\n{line}\n");
+        let src = SourceFile::new("t", text.as_str());
+        for (i, (off, _)) in text.char_indices().enumerate().step_by(997) {
+            let expect = if off < 2 {
+                Position {
+                    line: 1,
+                    column: off + 1,
+                }
+            } else {
+                Position {
+                    line: 2,
+                    column: i - 2 + 1,
+                }
+            };
+            if off < text.len() {
+                assert_eq!(src.position(off), expect, "offset {off}");
+            }
+        }
+    }
+}

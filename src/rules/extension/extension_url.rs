@@ -1,0 +1,322 @@
+//! Rule `extension-url`: an image or video URL (`image:loc`, `video:thumbnail_loc`, …) that is not an absolute `http`/`https` URL.
+
+use std::borrow::Cow;
+use std::ops::Range;
+
+use crate::declare_rule;
+use crate::diagnostic::Diagnostic;
+use crate::extensions::{self as ext, ElementDecl, SimpleType, Target};
+use crate::pipeline::model::{self, ChildKind, Element, Entry, Sitemap};
+use crate::rule::{Context, Rule, RuleMeta};
+use crate::rules::loc::loc_invalid::on_one_line;
+use crate::values::uri::{self, ProblemKind};
+
+declare_rule! {
+    /// ## What it does
+    /// Checks the URLs of Google's image and video extensions with the same rules as `<loc>`:
+    /// `<image:loc>`, `<video:thumbnail_loc>`, `<video:content_loc>`, `<video:player_loc>`,
+    /// `<video:gallery_loc>`, `<video:content_segment_loc>` and the `info` attribute of
+    /// `<video:uploader>` must each be an absolute `http` or `https` URL, with no space, no raw
+    /// `"`, `<`, `>` or `\`, a valid host and port, and percent-escapes where RFC 3986 needs them.
+    ///
+    /// The XSDs type these values as `xsd:anyURI`, which lets relative URLs and spaces through;
+    /// what that type itself rejects is reported by `extension-value` instead, once. Video
+    /// files and players may also be `ftp://` URLs, which Google fetches too.
+    ///
+    /// ## Why is this bad?
+    /// Google fetches these URLs on their own, without the page as a base: a relative
+    /// `/img/a.jpg` or a URL with a raw space cannot be fetched, so the image or video is not
+    /// indexed. Google's image and video documentation asks for fully qualified URLs.
+    ///
+    /// ## Example
+    /// ```xml
+    /// <?xml version="1.0" encoding="UTF-8"?>
+    /// <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"
+    ///         xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">
+    ///   <url>
+    ///     <loc>https://www.example.com/sample.html</loc>
+    ///     <image:image>
+    ///       <image:loc>/images/sample photo.jpg</image:loc>
+    ///     </image:image>
+    ///   </url>
+    /// </urlset>
+    /// ```
+    ///
+    /// Use instead:
+    /// ```xml
+    /// <?xml version="1.0" encoding="UTF-8"?>
+    /// <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"
+    ///         xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">
+    ///   <url>
+    ///     <loc>https://www.example.com/sample.html</loc>
+    ///     <image:image>
+    ///       <image:loc>https://www.example.com/images/sample%20photo.jpg</image:loc>
+    ///     </image:image>
+    ///   </url>
+    /// </urlset>
+    /// ```
+    ///
+    /// ## References
+    /// - Google Search Central, "Image sitemaps": `<image:loc>`, "The URL of the image"
+    /// - Google Search Central, "Video sitemaps": `thumbnail_loc`, `content_loc`, `player_loc`,
+    ///   `uploader` (`info`)
+    /// - RFC 3986 §4.3 (absolute URI), §2.1 (percent-encoding)
+    pub static META = {
+        name: "extension-url",
+        category: Url,
+        severity: Error,
+        summary: "an image or video URL that is not an absolute `http` or `https` URL",
+    }
+}
+
+pub struct Check;
+
+/// What each URL element points at, for the help of an empty value.
+fn what(decl: &'static ElementDecl) -> Option<&'static str> {
+    let table: [(&'static ElementDecl, &'static str); 6] = [
+        (&ext::IMAGE_LOC, "the image"),
+        (&ext::VIDEO_THUMBNAIL_LOC, "the video's thumbnail image"),
+        (&ext::VIDEO_CONTENT_LOC, "the video file"),
+        (&ext::VIDEO_PLAYER_LOC, "the video's player"),
+        (&ext::VIDEO_GALLERY_LOC, "the gallery page"),
+        (&ext::VIDEO_CONTENT_SEGMENT_LOC, "the video segment"),
+    ];
+    table
+        .iter()
+        .find(|(d, _)| std::ptr::eq(*d, decl))
+        .map(|(_, w)| *w)
+}
+
+/// Whether `entry` has an element of the image or video namespace.
+pub(crate) fn has_extension(entry: &Entry<'_>, namespaces: &[&str]) -> bool {
+    entry.children.iter().any(|c| {
+        c.kind == ChildKind::Foreign
+            && c.element
+                .namespace()
+                .is_some_and(|ns| namespaces.contains(&ns))
+    })
+}
+
+impl Rule for Check {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn entry_needs_foreign_children(&self) -> bool {
+        true
+    }
+
+    fn check_entry(&self, sitemap: &Sitemap<'_>, entry: &Entry<'_>, cx: &mut Context<'_>) {
+        if !has_extension(entry, &[ext::IMAGE_NS, ext::VIDEO_NS]) {
+            return;
+        }
+        let source = sitemap.source;
+        let page = entry.loc().map(|l| l.trimmed());
+        ext::visit_declared(source, entry, &mut |el, decl| {
+            if std::ptr::eq(decl, &ext::VIDEO_UPLOADER) {
+                uploader_info(source, el, page, cx);
+                return;
+            }
+            let Some(points_at) = what(decl) else { return };
+            // The text without building a `Value` (which is only needed to place findings);
+            // extension-structure reports markup inside a URL element.
+            let Some(raw) = element_text(source, el) else {
+                return;
+            };
+            let (_, text) = trim(&raw);
+            if text.is_empty() {
+                let name = el.qualified_name(source);
+                cx.report(
+                    Diagnostic::new(&META, el.span.clone(), format!("`<{name}>` is empty"))
+                        .with_label("no URL")
+                        .with_help(format!(
+                            "write the absolute `http` or `https` URL of {points_at}, or remove the element"
+                        )),
+                );
+                return;
+            }
+            // Google also fetches videos over FTP.
+            let video_file = std::ptr::eq(decl, &ext::VIDEO_CONTENT_LOC)
+                || std::ptr::eq(decl, &ext::VIDEO_PLAYER_LOC)
+                || std::ptr::eq(decl, &ext::VIDEO_CONTENT_SEGMENT_LOC);
+            if video_file
+                && text
+                    .get(..6)
+                    .is_some_and(|s| s.eq_ignore_ascii_case("ftp://"))
+            {
+                return;
+            }
+            let problems = url_errors(text, page);
+            // What xsd:anyURI itself rejects is extension-value's (checked only for a URL with
+            // errors, so that valid URLs are parsed once).
+            if problems.is_empty() || xsd_rejects(&raw) {
+                return;
+            }
+            let value = model::build_value(el.clone(), el.base(), source);
+            let name = format!("`<{}>`", el.qualified_name(source));
+            let spans = problems
+                .iter()
+                .map(|p| {
+                    on_one_line(
+                        source,
+                        value.source_range_in_trimmed(source, p.range.clone()),
+                    )
+                })
+                .collect();
+            report(&name, problems, spans, cx);
+        });
+    }
+}
+
+/// The decoded text of an element holding text only (`""` when empty), without allocating;
+/// `None` when it holds child elements, or comments or processing instructions between pieces
+/// of text (which a built `Value` joins).
+pub(crate) fn simple_text<'a>(el: &Element<'a>) -> Option<&'a str> {
+    let mut children = el.node.children();
+    match (children.next(), children.next()) {
+        (None, _) => Some(""),
+        (Some(t), None) if t.is_text() => t.text(),
+        _ => None,
+    }
+}
+
+/// The decoded text of an element holding text only: borrowed from the source when it can be
+/// (see [`simple_text`]), otherwise joined by building its `Value`; `None` when it holds child
+/// elements.
+pub(crate) fn element_text<'a>(source: &'a str, el: &Element<'a>) -> Option<Cow<'a, str>> {
+    if let Some(t) = simple_text(el) {
+        return Some(Cow::Borrowed(t));
+    }
+    if el.node.children().any(|n| n.is_element()) {
+        return None;
+    }
+    Some(model::build_value(el.clone(), el.base(), source).text)
+}
+
+/// Whether `xsd:anyURI` itself rejects `text` (then `extension-value` reports it).
+fn xsd_rejects(text: &str) -> bool {
+    let target = Target {
+        what: String::new(),
+        optional: true,
+        attribute: false,
+        extension: ext::Extension::Image,
+    };
+    ext::check_value(SimpleType::AnyUri, text, &target).is_some()
+}
+
+/// The errors of `text` as an absolute http(s) URL; relative references are completed with the
+/// page's origin in the help. Allocates nothing for a valid URL.
+fn url_errors(text: &str, page: Option<&str>) -> Vec<uri::Problem> {
+    let problems = uri::check_http_url(text);
+    if !problems.iter().any(|p| p.kind.is_error()) {
+        return Vec::new();
+    }
+    let relative = problems
+        .iter()
+        .any(|p| matches!(p.kind, ProblemKind::Relative | ProblemKind::MissingScheme));
+    let problems = match page.and_then(uri::origin) {
+        Some(base) if relative => uri::check_http_url_with_base(text, Some(base)),
+        _ => problems,
+    };
+    problems.into_iter().filter(|p| p.kind.is_error()).collect()
+}
+
+/// The message and help of a URL problem, worded for the extension element `name` (the URL
+/// checker words them for `<loc>`).
+fn worded(name: &str, p: uri::Problem) -> (String, Option<String>) {
+    let message = format!("{name}: {}", p.message.replace("`<loc>`", "it"));
+    let help = match (p.kind, p.fix) {
+        (ProblemKind::Relative, Some(fix)) => Some(format!(
+            "write the full URL, with the scheme and host: `{fix}` if it is on the page's site"
+        )),
+        _ => p.help.map(|h| h.replace("URL of the page", "URL")),
+    };
+    (message, help)
+}
+
+fn label(kind: ProblemKind) -> &'static str {
+    match kind {
+        ProblemKind::Relative | ProblemKind::MissingScheme => "Google needs the full URL",
+        ProblemKind::UnsupportedScheme => "not `http` or `https`",
+        ProblemKind::MissingHost | ProblemKind::InvalidHost => "no valid host",
+        ProblemKind::InvalidPort => "not a valid port",
+        _ => "not allowed in a URL",
+    }
+}
+
+/// The `info` attribute of `<video:uploader>`.
+fn uploader_info(source: &str, el: &Element<'_>, page: Option<&str>, cx: &mut Context<'_>) {
+    let Some(attr) = el
+        .node
+        .attributes()
+        .find(|a| a.namespace().is_none() && a.name() == "info")
+    else {
+        return;
+    };
+    let value = attr.value();
+    let (start, text) = trim(value);
+    let base = el.base();
+    let r = attr.range_value();
+    let value_span = r.start + base..r.end + base;
+    let verbatim = source.get(value_span.clone()) == Some(value);
+    let span_of = |range: Range<usize>| {
+        if verbatim {
+            value_span.start + start + range.start..value_span.start + start + range.end
+        } else {
+            value_span.clone()
+        }
+    };
+    let name = format!("`info` on `<{}>`", el.qualified_name(source));
+    if text.is_empty() {
+        let whole = attr.range();
+        cx.report(
+            Diagnostic::new(&META, whole.start + base..whole.end + base, format!("{name} is empty"))
+                .with_label("no URL")
+                .with_help("write the absolute URL of a page about the uploader, on the same site as the video's page, or remove the attribute"),
+        );
+        return;
+    }
+    let problems = url_errors(text, page);
+    if problems.is_empty() || xsd_rejects(value) {
+        return;
+    }
+    let spans = problems
+        .iter()
+        .map(|p| on_one_line(source, span_of(p.range.clone())))
+        .collect();
+    report(&name, problems, spans, cx);
+}
+
+/// One diagnostic per problem of a URL; a problem repeated with the same message (three
+/// spaces) is labelled beside the first, since one corrected URL fixes them all.
+fn report(name: &str, problems: Vec<uri::Problem>, spans: Vec<Range<usize>>, cx: &mut Context<'_>) {
+    let mut out: Vec<(String, Diagnostic)> = Vec::new();
+    for (p, span) in problems.into_iter().zip(spans) {
+        if let Some((_, d)) = out.iter_mut().find(|(m, _)| *m == p.message) {
+            *d = std::mem::replace(d, Diagnostic::new(&META, 0..0, String::new()))
+                .with_secondary(span, "here too");
+            continue;
+        }
+        let kind = p.kind;
+        let key = p.message.clone();
+        let (message, help) = worded(name, p);
+        out.push((
+            key,
+            Diagnostic::new(&META, span, message)
+                .with_label(label(kind))
+                .with_help_opt(help),
+        ));
+    }
+    for (_, d) in out {
+        cx.report(d);
+    }
+}
+
+/// `text` without surrounding XML whitespace, and where it starts.
+pub(crate) fn trim(text: &str) -> (usize, &str) {
+    let t = text.trim_start_matches(model::is_xml_space);
+    (
+        text.len() - t.len(),
+        t.trim_end_matches(model::is_xml_space),
+    )
+}

@@ -1,0 +1,427 @@
+//! Rule `hreflang-cluster-mismatch`: pages of one hreflang cluster list different alternates, or disagree on a page's code.
+
+use std::hash::Hasher;
+
+use crate::declare_rule;
+use crate::diagnostic::Diagnostic;
+use crate::pipeline::model::{Entry, Sitemap};
+use crate::rule::{Collector, Context, Rule, RuleMeta, MAX_REPORTS_PER_RULE};
+use crate::rules::hreflang::hreflang_return_link::{
+    self as return_link, Alt, FastHasher, Graph, Index, X_DEFAULT,
+};
+
+declare_rule! {
+    /// ## What it does
+    /// Compares the alternates of pages that list each other (both are `<loc>`s of this file):
+    ///
+    /// - every page of a cluster should list the same set of alternates: when page A lists B and
+    ///   B lists A, but B lists an alternate C that A does not, A is reported, and B's link to C
+    ///   labelled (a missing link that is a missing *return* link is left to
+    ///   `hreflang-return-link`, and a missing self-reference to `hreflang-self-missing`);
+    /// - a page's code should be the same everywhere: when A lists B as `fr` but B lists itself as
+    ///   `fr-CA`, A's code is underlined and B's labelled.
+    ///
+    /// Pages are compared through a fingerprint of their lists, and only pairs that differ are
+    /// examined, at most 16 per page and within a work budget proportional to the number of
+    /// links, so the check stays linear on files of 50,000 URLs.
+    ///
+    /// ## Why is this bad?
+    /// Google's documentation: "Each language version must list itself as well as all other
+    /// language versions." A page missing from some lists is only partly connected to its
+    /// cluster: Google may not show it, or show the wrong version, in the search results of the
+    /// pages that lack it. Two codes for one page mean one of them is wrong.
+    ///
+    /// ## Example
+    /// ```xml
+    /// <?xml version="1.0" encoding="UTF-8"?>
+    /// <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"
+    ///         xmlns:xhtml="http://www.w3.org/1999/xhtml">
+    ///   <url>
+    ///     <loc>https://www.example.com/en/</loc>
+    ///     <xhtml:link rel="alternate" hreflang="en" href="https://www.example.com/en/"/>
+    ///     <xhtml:link rel="alternate" hreflang="de" href="https://www.example.com/de/"/>
+    ///     <xhtml:link rel="alternate" hreflang="x-default" href="https://www.example.com/"/>
+    ///   </url>
+    ///   <url>
+    ///     <loc>https://www.example.com/de/</loc>
+    ///     <xhtml:link rel="alternate" hreflang="en" href="https://www.example.com/en/"/>
+    ///     <xhtml:link rel="alternate" hreflang="de" href="https://www.example.com/de/"/>
+    ///   </url>
+    /// </urlset>
+    /// ```
+    ///
+    /// Use instead:
+    /// ```xml
+    /// <?xml version="1.0" encoding="UTF-8"?>
+    /// <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"
+    ///         xmlns:xhtml="http://www.w3.org/1999/xhtml">
+    ///   <url>
+    ///     <loc>https://www.example.com/en/</loc>
+    ///     <xhtml:link rel="alternate" hreflang="en" href="https://www.example.com/en/"/>
+    ///     <xhtml:link rel="alternate" hreflang="de" href="https://www.example.com/de/"/>
+    ///     <xhtml:link rel="alternate" hreflang="x-default" href="https://www.example.com/"/>
+    ///   </url>
+    ///   <url>
+    ///     <loc>https://www.example.com/de/</loc>
+    ///     <xhtml:link rel="alternate" hreflang="en" href="https://www.example.com/en/"/>
+    ///     <xhtml:link rel="alternate" hreflang="de" href="https://www.example.com/de/"/>
+    ///     <xhtml:link rel="alternate" hreflang="x-default" href="https://www.example.com/"/>
+    ///   </url>
+    /// </urlset>
+    /// ```
+    ///
+    /// ## References
+    /// - Google Search Central, "Tell Google about localized versions of your page": "Each language version must list itself as well as all other language versions"
+    pub static META = {
+        name: "hreflang-cluster-mismatch",
+        category: Structure,
+        severity: Warning,
+        summary: "pages that list each other as alternates list different alternates, or give a page different codes",
+    }
+}
+
+pub struct Check;
+
+impl Rule for Check {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn collector<'a>(&self, _sitemap: &Sitemap<'a>) -> Option<Box<dyn Collector<'a> + Send + 'a>> {
+        Some(Box::new(Clusters {
+            graph: Some(Graph::default()),
+            started: false,
+        }))
+    }
+}
+
+/// Alternates of the other page compared per page at most.
+const MAX_COMPARED: usize = 16;
+/// Missing alternates named per page at most.
+const MAX_NAMED: usize = 8;
+
+struct Clusters<'a> {
+    /// `None` once the graph of `hreflang-return-link` is known to serve this rule.
+    graph: Option<Graph<'a>>,
+    /// Whether an entry was seen.
+    started: bool,
+}
+
+/// An order-independent fingerprint of a page's list: the sum of the hashes of its distinct
+/// (href, lowercase code) pairs.
+fn fingerprint(graph: &Graph<'_>, page: usize) -> u64 {
+    let mut sum = 0u64;
+    let mut previous: Option<(u32, u128)> = None;
+    for alt in graph.alts(page) {
+        if previous == Some((alt.target, alt.code)) {
+            continue;
+        }
+        previous = Some((alt.target, alt.code));
+        let mut h = FastHasher::default();
+        h.write_u32(alt.target);
+        h.write_u128(alt.code);
+        // Mixed (MurmurHash3's finaliser) so that sums of different lists rarely coincide.
+        let mut x = h.finish();
+        x ^= x >> 33;
+        x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
+        x ^= x >> 33;
+        x = x.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+        x ^= x >> 33;
+        sum = sum.wrapping_add(x);
+    }
+    sum
+}
+
+impl<'a> Collector<'a> for Clusters<'a> {
+    fn entry(&mut self, sitemap: &Sitemap<'a>, entry: &Entry<'_>, cx: &mut Context<'_>) {
+        // When `hreflang-return-link` runs, its graph serves this rule too (see its `finish`).
+        if !std::mem::replace(&mut self.started, true)
+            && cx.settings.severity_of(&return_link::META).is_some()
+        {
+            self.graph = None;
+        }
+        if let Some(graph) = &mut self.graph {
+            graph.add(sitemap, entry);
+        }
+    }
+
+    fn finish(self: Box<Self>, _sitemap: &Sitemap<'a>, cx: &mut Context<'_>) {
+        if let Some(mut graph) = self.graph.filter(|g| !g.links.is_empty()) {
+            let index = graph.index();
+            check(&graph, &index, cx);
+        }
+    }
+}
+
+/// The cluster checks over a finished graph. `hreflang-return-link`'s collector calls this too,
+/// so that one graph serves both rules when both are enabled.
+pub(crate) fn check(graph: &Graph<'_>, index: &Index, cx: &mut Context<'_>) {
+    {
+        let prints: Vec<u64> = (0..graph.pages.len())
+            .map(|p| fingerprint(graph, p))
+            .collect();
+        // Steps of the comparisons below, bounded so that pathological files stay linear.
+        let mut budget = graph.links.len().saturating_mul(32) + 100_000;
+        let mut reported = 0usize;
+        let mut report = |d: Diagnostic, cx: &mut Context<'_>| {
+            if reported < MAX_REPORTS_PER_RULE {
+                reported += 1;
+                cx.report(d);
+            } else {
+                cx.count_unreported(&META, 1);
+            }
+        };
+        for (p, page) in graph.pages.iter().enumerate() {
+            let own = page.id;
+            if graph.alts(p).is_empty() || index.page(own) != Some(p) {
+                continue;
+            }
+            // Codes: the page's code for each alternate agrees with the alternate's own.
+            let mut previous: Option<u32> = None;
+            for alt in graph.alts(p) {
+                if alt.target == own || previous == Some(alt.target) {
+                    continue;
+                }
+                previous = Some(alt.target);
+                let Some(q) = index.page(alt.target) else {
+                    continue;
+                };
+                // `x-default` is a role, not the page's language: only language codes compare.
+                let language = |a: &&Alt<'_>| a.code != X_DEFAULT;
+                let selves = graph.alts_to(q, alt.target).iter().filter(language);
+                let mut mine = graph.alts_to(p, alt.target).iter().filter(language);
+                let (Some(theirs), Some(_)) = (selves.clone().next(), mine.clone().next()) else {
+                    continue;
+                };
+                if q == p || mine.any(|m| selves.clone().any(|s| s.code == m.code)) {
+                    continue;
+                }
+                report(
+                    Diagnostic::new(
+                        &META,
+                        alt.lang_span.clone(),
+                        format!(
+                            "`{}` is `{}` here, but lists itself as `{}`",
+                            graph.href(alt),
+                            alt.lang,
+                            theirs.lang
+                        ),
+                    )
+                    .with_label("code given by this page")
+                    .with_secondary(theirs.lang_span.clone(), "code the page gives itself")
+                    .with_help(format!(
+                        "give each page the same code everywhere: write `hreflang=\"{}\"` here, or fix the alternate's own code",
+                        theirs.lang
+                    )),
+                    cx,
+                );
+            }
+            // Sets: alternates that the page's reciprocal alternates list and it does not.
+            let mut missing: Vec<(usize, usize)> = Vec::new();
+            let mut more = 0usize;
+            let mut compared = 0usize;
+            let mut previous: Option<u32> = None;
+            for alt in graph.alts(p) {
+                if alt.target == own || previous == Some(alt.target) {
+                    continue;
+                }
+                previous = Some(alt.target);
+                let Some(q) = index.page(alt.target) else {
+                    continue;
+                };
+                if q == p || prints[q] == prints[p] || !graph.lists(q, own) {
+                    continue;
+                }
+                compared += 1;
+                if compared > MAX_COMPARED {
+                    break;
+                }
+                for (i, theirs) in graph.alts(q).iter().enumerate() {
+                    if budget == 0 {
+                        break;
+                    }
+                    budget -= 1;
+                    let r = theirs.target;
+                    if r == own || graph.lists(p, r) {
+                        continue;
+                    }
+                    // R lists this page but not the other way round: a missing return link,
+                    // reported by `hreflang-return-link` at R's link.
+                    if index
+                        .page(r)
+                        .is_some_and(|rr| rr != p && graph.lists(rr, own))
+                    {
+                        continue;
+                    }
+                    let known = missing
+                        .iter()
+                        .any(|&(mq, mi)| graph.alts(mq)[mi].target == r);
+                    if known {
+                        continue;
+                    }
+                    if missing.len() < MAX_NAMED {
+                        missing.push((q, i));
+                    } else {
+                        more += 1;
+                    }
+                }
+            }
+            let Some(&(q, i)) = missing.first() else {
+                continue;
+            };
+            let first = &graph.alts(q)[i];
+            let mut d = Diagnostic::new(
+                &META,
+                page.loc_span.clone(),
+                format!(
+                    "`{}` (`{}`) is missing from the alternates of this page",
+                    graph.href(first),
+                    first.lang
+                ),
+            )
+            .with_label("its cluster lists more alternates than this page")
+            .with_secondary(
+                first.href_span.clone(),
+                format!("listed by `{}`", graph.pages[q].loc),
+            )
+            .with_help(format!(
+                "every page of a cluster lists the same alternates: add `<xhtml:link rel=\"alternate\" hreflang=\"{}\" href=\"{}\"/>`",
+                first.lang,
+                graph.href(first)
+            ));
+            if missing.len() > 1 || more > 0 {
+                let names: Vec<String> = missing[1..]
+                    .iter()
+                    .map(|&(mq, mi)| {
+                        let a = &graph.alts(mq)[mi];
+                        format!("`{}` (`{}`)", graph.href(a), a.lang)
+                    })
+                    .collect();
+                let tail = if more > 0 {
+                    " and others".to_owned()
+                } else {
+                    String::new()
+                };
+                d = d.with_note(format!("also missing: {}{tail}", names.join(", ")));
+            }
+            report(d, cx);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{check_reader, Settings};
+
+    fn sitemap(urls: &[(String, Vec<(&str, String)>)]) -> String {
+        let mut s = String::from(
+            "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\" xmlns:xhtml=\"http://www.w3.org/1999/xhtml\">\n",
+        );
+        for (loc, links) in urls {
+            s.push_str(&format!("<url><loc>{loc}</loc>"));
+            for (lang, href) in links {
+                s.push_str(&format!(
+                    "<xhtml:link rel=\"alternate\" hreflang=\"{lang}\" href=\"{href}\"/>"
+                ));
+            }
+            s.push_str("</url>\n");
+        }
+        s.push_str("</urlset>\n");
+        s
+    }
+
+    fn count(xml: &str, rule: &str) -> usize {
+        let report = check_reader("t.xml", xml.as_bytes(), &Settings::default()).unwrap();
+        report
+            .diagnostics
+            .iter()
+            .filter(|d| d.rule.name == rule)
+            .count()
+    }
+
+    /// A hub listing thousands of pages that each list only the hub and themselves: every page
+    /// misses thousands of alternates. The work budget keeps this linear, and reports are capped.
+    #[test]
+    fn hub_with_thousands_of_partial_pages_stays_bounded() {
+        let n = 3_000;
+        let page = |i: usize| format!("https://www.example.com/p{i}/");
+        let hub = "https://www.example.com/".to_owned();
+        let mut urls = vec![(
+            hub.clone(),
+            std::iter::once(("x-default", hub.clone()))
+                .chain((0..n).map(|i| ("en", page(i))))
+                .collect(),
+        )];
+        for i in 0..n {
+            urls.push((page(i), vec![("x-default", hub.clone()), ("en", page(i))]));
+        }
+        let xml = sitemap(&urls);
+        let started = std::time::Instant::now();
+        let found = count(&xml, "hreflang-cluster-mismatch");
+        assert!(found > 0 && found <= crate::rule::MAX_REPORTS_PER_RULE);
+        // Generous: the unbounded comparison would take minutes in a debug build.
+        assert!(started.elapsed().as_secs() < 60);
+        // The hub lists `en` many times: duplicates, not return-link problems.
+        assert_eq!(count(&xml, "hreflang-return-link"), 0);
+    }
+
+    #[test]
+    fn consistent_cluster_is_clean_and_a_missing_member_is_found() {
+        let e = |p: &str| format!("https://www.example.com/{p}/");
+        let all = vec![("en", e("en")), ("de", e("de")), ("fr", e("fr"))];
+        let urls = vec![
+            (e("en"), all.clone()),
+            (e("de"), all.clone()),
+            (e("fr"), all.clone()),
+        ];
+        assert_eq!(count(&sitemap(&urls), "hreflang-cluster-mismatch"), 0);
+        let mut urls = urls;
+        urls[2].1.push(("it", "https://www.example.it/".to_owned()));
+        // `en` and `de` lack the Italian page that `fr` lists.
+        assert_eq!(count(&sitemap(&urls), "hreflang-cluster-mismatch"), 2);
+        // The same with `hreflang-return-link` off: the rule then builds its own graph.
+        let xml = sitemap(&urls);
+        let alone = Settings::only("hreflang-cluster-mismatch");
+        let report = check_reader("t.xml", xml.as_bytes(), &alone).unwrap();
+        assert_eq!(report.diagnostics.len(), 2);
+        // And off while `hreflang-return-link` runs: no finding of it.
+        let mut off = Settings::default();
+        off.overrides.insert("hreflang-cluster-mismatch", None);
+        let report = check_reader("t.xml", xml.as_bytes(), &off).unwrap();
+        assert!(report
+            .diagnostics
+            .iter()
+            .all(|d| d.rule.name != "hreflang-cluster-mismatch"));
+    }
+
+    #[test]
+    fn codes_compare_without_case_short_or_long() {
+        let e = |p: &str| format!("https://www.example.com/{p}/");
+        for (a, b, other) in [
+            ("de", "DE", "fr"),
+            (
+                "zh-Hant-TW-x-private1",
+                "ZH-HANT-TW-X-PRIVATE1",
+                "zh-hant-tw-x-private2",
+            ),
+        ] {
+            let urls = |own: &'static str| {
+                vec![
+                    (e("en"), vec![("en", e("en")), (a, e("de"))]),
+                    (e("de"), vec![("EN", e("en")), (own, e("de"))]),
+                ]
+            };
+            assert_eq!(
+                count(&sitemap(&urls(b)), "hreflang-cluster-mismatch"),
+                0,
+                "{a}"
+            );
+            // The page calls itself something else than the other page calls it.
+            assert_eq!(
+                count(&sitemap(&urls(other)), "hreflang-cluster-mismatch"),
+                1,
+                "{a}"
+            );
+        }
+    }
+}

@@ -1,0 +1,185 @@
+//! Rule `hreflang-href-invalid`: an `<xhtml:link>` whose `href` is missing or not an absolute http(s) URL.
+
+use crate::declare_rule;
+use crate::diagnostic::Diagnostic;
+use crate::hreflang;
+use crate::pipeline::model::{Entry, Sitemap};
+use crate::rule::{Context, Rule, RuleMeta};
+use crate::rules::loc::loc_invalid::on_one_line;
+use crate::values::uri::{self, ProblemKind};
+
+declare_rule! {
+    /// ## What it does
+    /// Checks the `href` of every `<xhtml:link>` inside a `<url>` with the same URL rules as
+    /// `<loc>` (see `loc-invalid`): it must be present and an absolute `http` or `https` URL per
+    /// RFC 3986. The first error is underlined inside the value, and the help shows the corrected
+    /// URL when it can be derived (a relative URL is completed with the scheme and host of the
+    /// file's valid `<loc>`s). App deep links (`android-app://`, `ios-app://`), which Google's
+    /// retired App Indexing read from sitemaps, are reported as such.
+    ///
+    /// ## Why is this bad?
+    /// Google needs the fully-qualified URL of each alternate ("Alternate URLs must be fully
+    /// qualified, including the transport method"); an alternate it cannot resolve is dropped,
+    /// and with it the return link its cluster needs.
+    ///
+    /// ## Example
+    /// ```xml
+    /// <?xml version="1.0" encoding="UTF-8"?>
+    /// <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"
+    ///         xmlns:xhtml="http://www.w3.org/1999/xhtml">
+    ///   <url>
+    ///     <loc>https://www.example.com/en/</loc>
+    ///     <xhtml:link rel="alternate" hreflang="en" href="/en/"/>
+    ///   </url>
+    /// </urlset>
+    /// ```
+    ///
+    /// Use instead:
+    /// ```xml
+    /// <?xml version="1.0" encoding="UTF-8"?>
+    /// <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"
+    ///         xmlns:xhtml="http://www.w3.org/1999/xhtml">
+    ///   <url>
+    ///     <loc>https://www.example.com/en/</loc>
+    ///     <xhtml:link rel="alternate" hreflang="en" href="https://www.example.com/en/"/>
+    ///   </url>
+    /// </urlset>
+    /// ```
+    ///
+    /// ## References
+    /// - Google Search Central, "Tell Google about localized versions of your page": "Alternate URLs must be fully qualified, including the transport method (http/https)"
+    /// - RFC 3986 (URI generic syntax)
+    pub static META = {
+        name: "hreflang-href-invalid",
+        category: Url,
+        severity: Error,
+        summary: "an `<xhtml:link>` `href` is missing or not an absolute http(s) URL",
+    }
+}
+
+pub struct Check;
+
+/// Clean `href` values of one entry remembered, at most.
+const CLEAN_REMEMBERED: usize = 8;
+
+impl Rule for Check {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn entry_needs_foreign_children(&self) -> bool {
+        true
+    }
+
+    fn check_entry(&self, sitemap: &Sitemap<'_>, entry: &Entry<'_>, cx: &mut Context<'_>) {
+        if !hreflang::has_links(entry) {
+            return;
+        }
+        let source = sitemap.source;
+        // The URL check is the costly part, and an entry usually lists the same URL more than
+        // once (its own `<loc>`, whose check is cached, and again as `x-default`): a value
+        // already found clean is not checked again.
+        let loc = entry.loc();
+        let loc_is_clean = |value: &str| {
+            loc.is_some_and(|l| {
+                l.trimmed() == value && !l.url_problems().iter().any(|p| p.kind.is_error())
+            })
+        };
+        let mut clean = [""; CLEAN_REMEMBERED];
+        let mut remembered = 0;
+        for link in hreflang::links(entry) {
+            let name = link.element.qualified_name(source);
+            let Some(href) = &link.href() else {
+                cx.report(
+                    Diagnostic::new(
+                        &META,
+                        link.element.name_span.clone(),
+                        format!("`<{name}>` has no `href` attribute"),
+                    )
+                    .with_label("no URL for this alternate")
+                    .with_help(format!(
+                        "add the absolute URL of the alternate page: `<{name} rel=\"alternate\" hreflang=\"…\" href=\"https://…\"/>`"
+                    )),
+                );
+                continue;
+            };
+            let value = href
+                .value
+                .trim_matches(crate::pipeline::model::is_xml_space);
+            if clean[..remembered].contains(&value)
+                || loc_is_clean(value)
+                || cx.is_known_clean_url(value)
+            {
+                continue;
+            }
+            let lead = href.value.len()
+                - href
+                    .value
+                    .trim_start_matches(crate::pipeline::model::is_xml_space)
+                    .len();
+            let problems = uri::check_http_url(value);
+            if problems.is_empty() {
+                cx.remember_clean_url(value);
+            }
+            let Some(first) = problems.iter().find(|p| p.kind.is_error()) else {
+                if let Some(slot) = clean.get_mut(remembered) {
+                    *slot = value;
+                    remembered += 1;
+                }
+                continue;
+            };
+            if first.kind == ProblemKind::Empty {
+                cx.report(
+                    Diagnostic::new(&META, href.span.start.saturating_sub(1)..href.span.end + 1, "empty `href`")
+                        .with_label("no URL for this alternate")
+                        .with_help("write the absolute `http` or `https` URL of the alternate page, or remove the element"),
+                );
+                continue;
+            }
+            if hreflang::is_app_link(value) {
+                let end = value.find(':').unwrap_or(0);
+                cx.report(
+                    Diagnostic::new(
+                        &META,
+                        href.source_range(source, lead..lead + end),
+                        format!("app deep link `{value}` as an alternate"),
+                    )
+                    .with_label("not a web URL")
+                    .with_help("Google no longer reads app links from sitemaps (App Indexing was retired): remove this element, and declare app links in the app (Android App Links, iOS Universal Links)"),
+                );
+                continue;
+            }
+            let problems = if matches!(
+                first.kind,
+                ProblemKind::Relative | ProblemKind::MissingScheme
+            ) {
+                uri::check_http_url_with_base(value, sitemap.site_origin.as_deref())
+            } else {
+                problems
+            };
+            let Some(first) = problems.into_iter().find(|p| p.kind.is_error()) else {
+                continue;
+            };
+            let span = href.source_range(source, first.range.start + lead..first.range.end + lead);
+            cx.report(
+                Diagnostic::new(
+                    &META,
+                    on_one_line(source, span),
+                    format!(
+                        "invalid `href` on `<{name}>`: {}",
+                        first.message.replace("`<loc>`", "`href`")
+                    ),
+                )
+                .with_label(match first.kind {
+                    ProblemKind::Relative
+                    | ProblemKind::MissingScheme
+                    | ProblemKind::UnsupportedScheme => {
+                        "the alternate needs an absolute http(s) URL"
+                    }
+                    _ => "not valid in a URL",
+                })
+                .with_help_opt(first.help.map(|h| h.replace("`<loc>`", "`href`"))),
+            );
+        }
+    }
+}

@@ -1,0 +1,137 @@
+//! Rule `hreflang-invalid`: an `<xhtml:link>` whose `hreflang` is missing or not a language code Google accepts.
+
+use crate::declare_rule;
+use crate::diagnostic::Diagnostic;
+use crate::hreflang;
+use crate::pipeline::model::{Entry, Sitemap};
+use crate::rule::{Context, Rule, RuleMeta};
+
+declare_rule! {
+    /// ## What it does
+    /// Checks the `hreflang` of every `<xhtml:link>` inside a `<url>`: it must be `x-default` or
+    /// a language tag of the form Google accepts, a language (ISO 639-1, or ISO 639-2/3 for
+    /// languages without a two-letter code), optionally a script (ISO 15924) and a region
+    /// (ISO 3166-1 alpha-2, or a UN M.49 area such as `419`). Case does not matter (`EN-us` is
+    /// valid, as in BCP 47). The mistake is underlined inside the value, and the help gives the
+    /// corrected value for the common ones: `en_US` (underscore), `en-UK` (the code is `GB`),
+    /// a country alone (`US`, `gb`), a country code as language (`jp`, `cn`), three-letter codes
+    /// that have a two-letter one (`eng`), withdrawn codes (`iw`), a language name (`English`),
+    /// and misspellings of `x-default` (`default`, `x_default`). Region `EU` is reported without
+    /// a fix: it is not a country.
+    ///
+    /// A missing `hreflang` is reported too, except on a link with `media`: that is Google's
+    /// annotation of a separate mobile URL, which has no language.
+    ///
+    /// ## Why is this bad?
+    /// Google ignores an alternate whose code it does not understand, so the page is shown to
+    /// users of the wrong language or country; with `en-UK` the British page is never chosen.
+    /// Google's documentation: "The value of the hreflang attribute must be in ISO 639-1 format
+    /// for the language, and optionally in ISO 3166-1 Alpha 2 format for the region."
+    ///
+    /// ## Example
+    /// ```xml
+    /// <?xml version="1.0" encoding="UTF-8"?>
+    /// <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"
+    ///         xmlns:xhtml="http://www.w3.org/1999/xhtml">
+    ///   <url>
+    ///     <loc>https://www.example.com/uk/</loc>
+    ///     <xhtml:link rel="alternate" hreflang="en-UK" href="https://www.example.com/uk/"/>
+    ///   </url>
+    /// </urlset>
+    /// ```
+    ///
+    /// Use instead:
+    /// ```xml
+    /// <?xml version="1.0" encoding="UTF-8"?>
+    /// <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"
+    ///         xmlns:xhtml="http://www.w3.org/1999/xhtml">
+    ///   <url>
+    ///     <loc>https://www.example.com/uk/</loc>
+    ///     <xhtml:link rel="alternate" hreflang="en-GB" href="https://www.example.com/uk/"/>
+    ///   </url>
+    /// </urlset>
+    /// ```
+    ///
+    /// ## References
+    /// - Google Search Central, "Tell Google about localized versions of your page": supported language and region codes, `x-default`
+    /// - RFC 5646 (BCP 47), "Tags for Identifying Languages": §2.1 syntax, §2.1.1 case-insensitivity, §2.2.1 shortest language code
+    /// - ISO 639-1, ISO 15924, ISO 3166-1, UN M.49
+    pub static META = {
+        name: "hreflang-invalid",
+        category: Value,
+        severity: Error,
+        summary: "an `<xhtml:link>` `hreflang` is missing or not a valid language code or `x-default`",
+    }
+}
+
+pub struct Check;
+
+impl Rule for Check {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn entry_needs_foreign_children(&self) -> bool {
+        true
+    }
+
+    fn check_entry(&self, sitemap: &Sitemap<'_>, entry: &Entry<'_>, cx: &mut Context<'_>) {
+        if !hreflang::has_links(entry) {
+            return;
+        }
+        let source = sitemap.source;
+        for link in hreflang::links(entry) {
+            let name = link.element.qualified_name(source);
+            let Some(attr) = &link.hreflang() else {
+                // A separate mobile URL (`media`) has no language; an app link is reported by
+                // `hreflang-href-invalid`, and a link that is not an alternate (`amphtml`) by
+                // `hreflang-rel`.
+                let app = link.href().is_some_and(|h| hreflang::is_app_link(h.value));
+                let other_rel = link
+                    .rel()
+                    .is_some_and(|r| !r.value.trim().eq_ignore_ascii_case("alternate"));
+                if link.media().is_none() && !app && !other_rel {
+                    cx.report(
+                        Diagnostic::new(
+                            &META,
+                            link.element.name_span.clone(),
+                            format!("`<{name}>` has no `hreflang` attribute"),
+                        )
+                        .with_label("no language given")
+                        .with_help(format!(
+                            "add the alternate's language: `<{name} rel=\"alternate\" hreflang=\"en\" href=\"…\"/>` (or `hreflang=\"x-default\"` for the fallback page)"
+                        )),
+                    );
+                }
+                continue;
+            };
+            let Err(problem) = hreflang::parse(attr.value) else {
+                continue;
+            };
+            let span = if attr.value.is_empty() {
+                // Point at `hreflang=""` rather than between the quotes.
+                attr.span.start.saturating_sub(1)..attr.span.end + 1
+            } else {
+                attr.source_range(source, problem.range.clone())
+            };
+            let span = if span.is_empty() {
+                attr.span.clone()
+            } else {
+                span
+            };
+            cx.report(
+                Diagnostic::new(
+                    &META,
+                    span,
+                    if attr.value.is_empty() {
+                        "empty `hreflang`".to_owned()
+                    } else {
+                        format!("invalid `hreflang` `{}`: {}", attr.value, problem.message)
+                    },
+                )
+                .with_label(problem.label)
+                .with_help(problem.help),
+            );
+        }
+    }
+}

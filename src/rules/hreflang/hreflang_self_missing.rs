@@ -1,0 +1,151 @@
+//! Rule `hreflang-self-missing`: a `<url>` with `hreflang` alternates does not list its own `<loc>` among them.
+
+use crate::declare_rule;
+use crate::diagnostic::Diagnostic;
+use crate::hreflang;
+use crate::pipeline::model::{Entry, Sitemap};
+use crate::rule::{Context, Rule, RuleMeta};
+
+declare_rule! {
+    /// ## What it does
+    /// Reports a `<url>` that has `<xhtml:link hreflang="…">` alternates but none whose `href` is
+    /// its own `<loc>`, character for character. When an alternate differs from `<loc>` only by
+    /// a trailing slash, the scheme, or the case of the host, the help names it.
+    ///
+    /// ## Why is this bad?
+    /// Google's documentation: "Each language version must list itself as well as all other
+    /// language versions." Without the self-reference the page's own language is not declared,
+    /// and tools that build the cluster from each page's list see the page as missing from it.
+    ///
+    /// ## Example
+    /// ```xml
+    /// <?xml version="1.0" encoding="UTF-8"?>
+    /// <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"
+    ///         xmlns:xhtml="http://www.w3.org/1999/xhtml">
+    ///   <url>
+    ///     <loc>https://www.example.com/en/</loc>
+    ///     <xhtml:link rel="alternate" hreflang="de" href="https://www.example.com/de/"/>
+    ///   </url>
+    /// </urlset>
+    /// ```
+    ///
+    /// Use instead:
+    /// ```xml
+    /// <?xml version="1.0" encoding="UTF-8"?>
+    /// <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"
+    ///         xmlns:xhtml="http://www.w3.org/1999/xhtml">
+    ///   <url>
+    ///     <loc>https://www.example.com/en/</loc>
+    ///     <xhtml:link rel="alternate" hreflang="en" href="https://www.example.com/en/"/>
+    ///     <xhtml:link rel="alternate" hreflang="de" href="https://www.example.com/de/"/>
+    ///   </url>
+    ///   <url>
+    ///     <loc>https://www.example.com/de/</loc>
+    ///     <xhtml:link rel="alternate" hreflang="en" href="https://www.example.com/en/"/>
+    ///     <xhtml:link rel="alternate" hreflang="de" href="https://www.example.com/de/"/>
+    ///   </url>
+    /// </urlset>
+    /// ```
+    ///
+    /// ## References
+    /// - Google Search Central, "Tell Google about localized versions of your page": "Each language version must list itself as well as all other language versions"
+    pub static META = {
+        name: "hreflang-self-missing",
+        category: Structure,
+        severity: Warning,
+        summary: "a `<url>` with `hreflang` alternates does not list its own `<loc>` among them",
+    }
+}
+
+pub struct Check;
+
+impl Rule for Check {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn entry_needs_foreign_children(&self) -> bool {
+        true
+    }
+
+    fn check_entry(&self, sitemap: &Sitemap<'_>, entry: &Entry<'_>, cx: &mut Context<'_>) {
+        if !hreflang::has_links(entry) {
+            return;
+        }
+        let source = sitemap.source;
+        let Some(loc) = entry.loc() else { return };
+        let own = loc.trimmed();
+        if own.is_empty() {
+            return;
+        }
+        let mut any = false;
+        for link in hreflang::links(entry) {
+            if link.hreflang().is_none() {
+                continue;
+            }
+            any = true;
+            if link.href().is_some_and(|h| h.value.trim() == own) {
+                return;
+            }
+        }
+        if !any {
+            return;
+        }
+        let near = hreflang::links(entry).find_map(|link| {
+            let href = link.href()?;
+            let why = near_miss(own, href.value.trim())?;
+            Some((href, why))
+        });
+        let name = loc.element.qualified_name(source);
+        let mut d = Diagnostic::new(
+            &META,
+            loc.span(source),
+            "this page is not among its own `hreflang` alternates",
+        )
+        .with_label(format!("no `<xhtml:link>` has this `<{name}>` as `href`"));
+        d = match near {
+            Some((href, why)) => d
+                .with_secondary(href.span.clone(), format!("differs from `<{name}>` {why}"))
+                .with_help(format!(
+                    "the self-reference must repeat `<{name}>` exactly: write `href=\"{own}\"`, or make `<{name}>` the URL the page is served at"
+                )),
+            None => d.with_help(format!(
+                "add `<xhtml:link rel=\"alternate\" hreflang=\"…\" href=\"{own}\"/>` with this page's language"
+            )),
+        };
+        cx.report(d);
+    }
+}
+
+/// How `href` differs from `loc` when it is nearly the same URL: a trailing slash, the scheme,
+/// or the case of the scheme and host.
+fn near_miss(loc: &str, href: &str) -> Option<&'static str> {
+    if loc.trim_end_matches('/') == href.trim_end_matches('/') {
+        return Some("only by a trailing slash");
+    }
+    let split = |u: &str| -> Option<(String, String)> {
+        let (scheme, rest) = u.split_once("://")?;
+        let host_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+        Some((
+            scheme.to_ascii_lowercase(),
+            format!(
+                "{}{}",
+                rest[..host_end].to_ascii_lowercase(),
+                &rest[host_end..]
+            ),
+        ))
+    };
+    let (ls, lr) = split(loc)?;
+    let (hs, hr) = split(href)?;
+    if lr == hr && ls != hs {
+        return Some("only by its scheme");
+    }
+    if lr == hr {
+        return Some("only by the case of the scheme or host");
+    }
+    let (lw, hw) = (
+        lr.strip_prefix("www.").unwrap_or(&lr),
+        hr.strip_prefix("www.").unwrap_or(&hr),
+    );
+    (lw == hw).then_some("only by `www.`")
+}

@@ -1,0 +1,71 @@
+//! Rule `lastmod-w3c-only`: a W3C Datetime form that the official XSD rejects (`YYYY`, `YYYY-MM`, `hh:mm` without seconds).
+
+use crate::declare_rule;
+use crate::diagnostic::Diagnostic;
+use crate::pipeline::model::{Entry, Field, Sitemap};
+use crate::rule::{Context, Rule, RuleMeta};
+use crate::values::datetime::Verdict;
+
+declare_rule! {
+    /// ## What it does
+    /// Reports `<lastmod>` values that are valid W3C Datetime but not valid under the official
+    /// `sitemap.xsd`, which accepts only `xsd:date` and `xsd:dateTime`: a year alone (`2024`), a
+    /// year and month (`2024-05`), or a time without seconds (`2024-05-10T17:33+08:00`). The help
+    /// shows the closest value the schema accepts.
+    ///
+    /// ## Why is this bad?
+    /// The protocol text points to W3C Datetime, which allows these forms, so many crawlers accept
+    /// them; but schema validators (and pipelines built on them) reject the file, and lenient
+    /// parsers fill the missing parts with the current day or month.
+    ///
+    /// ## Example
+    /// ```xml
+    /// <?xml version="1.0" encoding="UTF-8"?>
+    /// <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+    ///   <url><loc>https://www.example.com/</loc><lastmod>2024-05</lastmod></url>
+    /// </urlset>
+    /// ```
+    ///
+    /// Use instead:
+    /// ```xml
+    /// <?xml version="1.0" encoding="UTF-8"?>
+    /// <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+    ///   <url><loc>https://www.example.com/</loc><lastmod>2024-05-01</lastmod></url>
+    /// </urlset>
+    /// ```
+    ///
+    /// ## References
+    /// - W3C Note "Date and Time Formats" (the six precision levels)
+    /// - `sitemap.xsd`: `tLastmod` (union of `xsd:date` and `xsd:dateTime` only)
+    pub static META = {
+        name: "lastmod-w3c-only",
+        category: Date,
+        severity: Warning,
+        summary: "`<lastmod>` uses a W3C Datetime form the official XSD rejects",
+    }
+}
+
+pub struct Check;
+
+impl Rule for Check {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check_entry(&self, sitemap: &Sitemap<'_>, entry: &Entry<'_>, cx: &mut Context<'_>) {
+        let Some(value) = entry.value(Field::Lastmod) else {
+            return;
+        };
+        let Verdict::W3cOnly(_, problem) = value.date() else {
+            return;
+        };
+        cx.report(
+            Diagnostic::new(
+                &META,
+                value.source_range_in_trimmed(sitemap.source, problem.range.clone()),
+                problem.message.clone(),
+            )
+            .with_help_opt(problem.help.clone()),
+        );
+    }
+}

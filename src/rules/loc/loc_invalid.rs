@@ -1,0 +1,284 @@
+//! Rule `loc-invalid`: `<loc>` is not an absolute `http`/`https` URL per RFC 3986.
+
+use std::ops::Range;
+
+use crate::declare_rule;
+use crate::diagnostic::Diagnostic;
+use crate::pipeline::model::{Entry, EntryKind, Field, Sitemap, Value};
+use crate::rule::{Context, Rule, RuleMeta};
+use crate::values::uri::{self, ProblemKind};
+
+declare_rule! {
+    /// ## What it does
+    /// Checks every `<loc>` (of pages and of child sitemaps) against the RFC 3986 grammar for an
+    /// absolute `http` or `https` URL, with its own parser (no silent repair): empty values, relative
+    /// paths, a missing or misspelled scheme (`htp://`, `https//`), other schemes (`ftp:`,
+    /// `javascript:`), spaces and other whitespace, `"`, backslashes, `<` `>` `{` `}` `|` `^` and
+    /// backquotes, `[` `]` outside an IPv6 host, control characters, `%` not followed by two hex
+    /// digits, a missing or malformed host, and a bad port. Each problem is underlined exactly
+    /// (repeats of it in the same URL are labelled beside it), and the help shows the URL with
+    /// every error corrected when that can be derived; a relative URL is completed with the
+    /// scheme and host of the file's valid entries. What generators print instead of a URL
+    /// (`None`, `undefined`, an unexpanded `{{ page.url }}`) is reported as such.
+    ///
+    /// Non-ASCII characters, fragments and credentials are valid and are reported by
+    /// `loc-not-ascii`, `loc-fragment` and `loc-credentials`.
+    ///
+    /// ## Why is this bad?
+    /// Search Console reports "Invalid URL" ("unsupported characters, spaces, or other characters
+    /// such as quotes, or … incorrectly formatted (for example, htp://)") and "URLs not followed"
+    /// for relative URLs; the entry is dropped. Lenient URL libraries "fix" some of these in
+    /// different ways, so different crawlers index different URLs.
+    ///
+    /// ## Example
+    /// ```xml
+    /// <?xml version="1.0" encoding="UTF-8"?>
+    /// <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+    ///   <url><loc>https://www.example.com/summer sale</loc></url>
+    /// </urlset>
+    /// ```
+    ///
+    /// Use instead:
+    /// ```xml
+    /// <?xml version="1.0" encoding="UTF-8"?>
+    /// <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+    ///   <url><loc>https://www.example.com/summer%20sale</loc></url>
+    /// </urlset>
+    /// ```
+    ///
+    /// ## References
+    /// - RFC 3986 (URI generic syntax), §3 and Appendix A (ABNF)
+    /// - sitemaps.org protocol, `<loc>`: "This URL must begin with the protocol (such as http)"; "Entity escaping": URLs must follow RFC 3986
+    pub static META = {
+        name: "loc-invalid",
+        category: Url,
+        severity: Error,
+        summary: "`<loc>` is not an absolute http(s) URL per RFC 3986",
+    }
+}
+
+pub struct Check;
+
+impl Rule for Check {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check_entry(&self, sitemap: &Sitemap<'_>, entry: &Entry<'_>, cx: &mut Context<'_>) {
+        let Some(value) = entry.value(Field::Loc) else {
+            return;
+        };
+        if !value.url_problems().iter().any(|p| p.kind.is_error()) {
+            return;
+        }
+        if let Some(d) = placeholder(sitemap, value) {
+            cx.report(d);
+            return;
+        }
+        // Relative URLs are completed with the origin the valid entries share.
+        let completes = value
+            .url_problems()
+            .iter()
+            .any(|p| matches!(p.kind, ProblemKind::Relative | ProblemKind::MissingScheme));
+        let rechecked;
+        let problems = if completes {
+            rechecked =
+                uri::check_http_url_with_base(value.trimmed(), sitemap.site_origin.as_deref());
+            &rechecked[..]
+        } else {
+            value.url_problems()
+        };
+        report(sitemap, entry, value, problems, cx);
+    }
+}
+
+/// A value a generator printed instead of a URL: an empty variable (`None`, `undefined`), a
+/// JavaScript object, or an unexpanded template (`{{ page.url }}`). One diagnostic says so,
+/// instead of noise about its characters.
+fn placeholder(sitemap: &Sitemap<'_>, value: &Value<'_>) -> Option<Diagnostic> {
+    const EMPTY: [&str; 7] = ["none", "null", "nil", "undefined", "nan", "false", "true"];
+    const TEMPLATES: [(&str, &str); 5] = [
+        ("{{", "}}"),
+        ("{%", "%}"),
+        ("${", "}"),
+        ("<%", "%>"),
+        ("<?", "?>"),
+    ];
+    let v = value.trimmed();
+    let generator = |message: String, label: &str| {
+        Diagnostic::new(&META, value.span(sitemap.source), message)
+            .with_label(label)
+            .with_help("fix the generator so that it writes the absolute URL of the page, or leaves the entry out")
+    };
+    if EMPTY.iter().any(|e| v.eq_ignore_ascii_case(e)) {
+        return Some(generator(
+            format!("`{v}` is not a URL: the generator printed an empty variable"),
+            "a variable without a value",
+        ));
+    }
+    if v.eq_ignore_ascii_case("[object Object]") {
+        return Some(generator(
+            format!("`{v}` is not a URL: the generator printed a JavaScript object"),
+            "an object converted to text",
+        ));
+    }
+    // Every placeholder, in order: the first is the primary span, the others are labelled.
+    let mut found = Vec::new();
+    let mut from = 0;
+    while let Some((start, close)) = TEMPLATES
+        .iter()
+        .filter_map(|(open, close)| v[from..].find(open).map(|at| (from + at, *close)))
+        .min_by_key(|(at, _)| *at)
+    {
+        let end = v[start + 2..]
+            .find(close)
+            .map_or(v.len(), |p| start + 2 + p + close.len());
+        found.push(start..end);
+        from = end;
+    }
+    let first = found.first()?.clone();
+    let placeholder = &v[first.clone()];
+    let shown = if placeholder.chars().count() > 60 {
+        format!("{}…", placeholder.chars().take(60).collect::<String>())
+    } else {
+        placeholder.to_owned()
+    };
+    let mut d = Diagnostic::new(
+        &META,
+        value.source_range_in_trimmed(sitemap.source, first),
+        format!("unexpanded template placeholder `{shown}` in `<loc>`"),
+    )
+    .with_label("the template engine did not replace this")
+    .with_help("generate the sitemap through the template engine, or fix the placeholder so that it expands to the URL");
+    for more in &found[1..] {
+        d = d.with_secondary(
+            value.source_range_in_trimmed(sitemap.source, more.clone()),
+            "nor this",
+        );
+    }
+    Some(d)
+}
+
+/// One diagnostic per problem; repeats of it in the same URL (`"` twice, `{` and `}` in the
+/// path) are labelled beside the first, since one corrected URL fixes them all.
+fn report(
+    sitemap: &Sitemap<'_>,
+    entry: &Entry<'_>,
+    value: &Value<'_>,
+    problems: &[uri::Problem],
+    cx: &mut Context<'_>,
+) {
+    let source = sitemap.source;
+    let errors: Vec<&uri::Problem> = problems.iter().filter(|p| p.kind.is_error()).collect();
+    let mut grouped = vec![false; errors.len()];
+    for (i, first) in errors.iter().enumerate() {
+        if grouped[i] {
+            continue;
+        }
+        if first.kind == ProblemKind::Empty {
+            let what = match entry.kind {
+                EntryKind::Sitemap => "child sitemap",
+                EntryKind::Url => "page",
+            };
+            cx.report(
+                Diagnostic::new(&META, value.span(source), "`<loc>` is empty").with_help(format!(
+                    "write the absolute `http` or `https` URL of the {what}, or remove the entry"
+                )),
+            );
+            continue;
+        }
+        let mut d = Diagnostic::new(
+            &META,
+            on_one_line(
+                source,
+                value.source_range_in_trimmed(source, first.range.clone()),
+            ),
+            first.message.clone(),
+        );
+        let mut texts = vec![&value.trimmed()[first.range.clone()]];
+        for (j, more) in errors.iter().enumerate().skip(i + 1) {
+            if grouped[j] {
+                continue;
+            }
+            if let Some(label) = repeat_label(value.trimmed(), first, more) {
+                grouped[j] = true;
+                let text = &value.trimmed()[more.range.clone()];
+                if !texts.contains(&text) {
+                    texts.push(text);
+                }
+                d = d.with_secondary(
+                    on_one_line(
+                        source,
+                        value.source_range_in_trimmed(source, more.range.clone()),
+                    ),
+                    label,
+                );
+            }
+        }
+        // Different characters: the help names the escape of each.
+        let help = if texts.len() > 1 {
+            let escapes: Vec<String> = texts
+                .iter()
+                .map(|t| format!("{} as `{}`", quoted(t), percent_encoded(t)))
+                .collect();
+            let how = format!("percent-encode them: {}", escapes.join(", "));
+            let others = errors.iter().any(|p| p.kind != first.kind);
+            Some(match &first.fix {
+                Some(url) if others => format!("{how}; with every error fixed: `{url}`"),
+                Some(url) => format!("{how}; the URL becomes `{url}`"),
+                None => how,
+            })
+        } else {
+            first.help.clone()
+        };
+        cx.report(d.with_help_opt(help));
+    }
+}
+
+/// The label for `more` when it repeats the problem `first`: the same message, or another
+/// character not allowed in the same part of the URL.
+fn repeat_label(value: &str, first: &uri::Problem, more: &uri::Problem) -> Option<String> {
+    if more.kind != first.kind {
+        return None;
+    }
+    if more.message == first.message {
+        return Some("here too".to_owned());
+    }
+    let text = &value[more.range.clone()];
+    let part = |m: &str| {
+        m.rsplit_once(" not allowed ")
+            .map(|(_, part)| part.to_owned())
+    };
+    let same_part = part(&first.message).is_some() && part(&first.message) == part(&more.message);
+    if more.kind != ProblemKind::InvalidChar
+        || !same_part
+        || !text.chars().all(|c| c.is_ascii_graphic())
+    {
+        return None;
+    }
+    Some(format!("{} is not allowed either", quoted(text)))
+}
+
+/// `text` in backticks (double ones around a backquote, as Markdown does).
+fn quoted(text: &str) -> String {
+    if text.contains('`') {
+        format!("`` {text} ``")
+    } else {
+        format!("`{text}`")
+    }
+}
+
+/// The ASCII characters of `text` percent-encoded: `{}` as `%7B%7D`.
+fn percent_encoded(text: &str) -> String {
+    text.bytes().map(|b| format!("%{b:02X}")).collect()
+}
+
+/// `range`, cut before its first line break: a line break inside a value (`…/a⏎b`) is shown
+/// at the end of its line rather than as a span over two lines. An empty result stays empty.
+pub(crate) fn on_one_line(source: &str, range: Range<usize>) -> Range<usize> {
+    match source.get(range.clone()).and_then(|t| t.find('\n')) {
+        Some(0) => range.start..range.start,
+        Some(nl) => range.start..range.start + nl,
+        None => range,
+    }
+}

@@ -1,0 +1,126 @@
+//! Rule `loc-mixed-hosts`: a sitemap lists URLs on more than one host.
+
+use std::collections::HashSet;
+use std::ops::Range;
+
+use crate::declare_rule;
+use crate::diagnostic::Diagnostic;
+use crate::pipeline::model::{Entry, Kind, Sitemap};
+use crate::rule::{Collector, Context, Rule, RuleMeta};
+
+declare_rule! {
+    /// ## What it does
+    /// Reports the first `<loc>` on each host other than the host of the file's first `<loc>`,
+    /// and labels that first host. Host names are compared without case; `www.example.com` and
+    /// `example.com` are different hosts. When the sitemap's URL is known (`--sitemap-url`),
+    /// `loc-outside-scope` checks every URL against it instead, and this rule stays quiet.
+    ///
+    /// ## Why is this bad?
+    /// A sitemap may list only URLs of the host it is served from (sitemaps.org, "Sitemap file
+    /// location"); whichever host that is, the URLs on the other hosts are dropped ("URL not
+    /// allowed" in Search Console). Cross-submission through robots.txt lets a sitemap be
+    /// served from another host, but each sitemap still covers one host: write one sitemap per
+    /// host.
+    ///
+    /// ## Example
+    /// ```xml
+    /// <?xml version="1.0" encoding="UTF-8"?>
+    /// <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+    ///   <url><loc>https://www.example.com/</loc></url>
+    ///   <url><loc>https://shop.example.com/</loc></url>
+    /// </urlset>
+    /// ```
+    ///
+    /// Use instead:
+    /// ```xml
+    /// <?xml version="1.0" encoding="UTF-8"?>
+    /// <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+    ///   <url><loc>https://www.example.com/</loc></url>
+    /// </urlset>
+    /// ```
+    ///
+    /// ## References
+    /// - sitemaps.org protocol, "Sitemap file location" and "Validating your Sitemap" (cross-submits)
+    /// - Google Search Console help, Sitemaps report: "URL not allowed"
+    pub static META = {
+        name: "loc-mixed-hosts",
+        category: Url,
+        severity: Error,
+        summary: "a sitemap lists URLs on more than one host",
+    }
+}
+
+pub struct Check;
+
+impl Rule for Check {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn collector<'a>(&self, sitemap: &Sitemap<'a>) -> Option<Box<dyn Collector<'a> + Send + 'a>> {
+        (sitemap.kind != Kind::Other).then(|| {
+            Box::new(Hosts {
+                first: None,
+                seen: HashSet::new(),
+            }) as Box<dyn Collector<'a> + Send + 'a>
+        })
+    }
+}
+
+struct Hosts<'a> {
+    /// The first host as written and its source span.
+    first: Option<(&'a str, Range<usize>)>,
+    /// Other hosts already reported (lower-cased); only URLs on another host allocate.
+    seen: HashSet<String>,
+}
+
+impl<'a> Collector<'a> for Hosts<'a> {
+    fn entry(&mut self, sitemap: &Sitemap<'a>, entry: &Entry<'_>, cx: &mut Context<'_>) {
+        if cx.settings.sitemap_url.is_some() {
+            return;
+        }
+        let Some(loc) = entry.loc() else { return };
+        if loc.url_problems().iter().any(|p| p.kind.is_error()) {
+            return;
+        }
+        let value = loc.trimmed();
+        let Some(parts) = &loc.url_key().parts else {
+            return;
+        };
+        let host = &value[parts.host.clone()];
+        let span = loc.source_range_in_trimmed(sitemap.source, parts.host.clone());
+        let Some((first, first_span)) = &self.first else {
+            // Keep the host as the source spells it (a borrowed slice, no allocation).
+            if let Some(text) = sitemap.source.get(span.clone()) {
+                self.first = Some((text, span));
+            }
+            return;
+        };
+        // Byte equality first: hosts are almost always written the same way.
+        if *first == host
+            || first.eq_ignore_ascii_case(host)
+            || !self.seen.insert(host.to_ascii_lowercase())
+        {
+            return;
+        }
+        let what = if sitemap.kind == Kind::Index {
+            "index"
+        } else {
+            "sitemap"
+        };
+        cx.report(
+            Diagnostic::new(
+                &META,
+                span,
+                format!("a second host in one {what}: `{host}` after `{first}`"),
+            )
+            .with_label("another host")
+            .with_secondary(first_span.clone(), "the first host of the file")
+            .with_help(format!(
+                "list the URLs of `{host}` in a sitemap of their own, served from `{host}` (or cross-submitted through its robots.txt)"
+            )),
+        );
+    }
+
+    fn finish(self: Box<Self>, _sitemap: &Sitemap<'a>, _cx: &mut Context<'_>) {}
+}

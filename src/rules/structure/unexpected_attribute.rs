@@ -1,0 +1,160 @@
+//! Rule `unexpected-attribute`: an attribute on a sitemap element (other than namespace declarations and `xsi:*`).
+
+use std::ops::Range;
+
+use crate::declare_rule;
+use crate::diagnostic::Diagnostic;
+use crate::pipeline::model::{ChildKind, Element, Entry, Field, Kind, Sitemap, XSI_NS};
+use crate::rule::{Context, Rule, RuleMeta};
+
+declare_rule! {
+    /// ## What it does
+    /// Reports attributes on `<urlset>`, `<sitemapindex>`, `<url>`, `<sitemap>`, `<loc>`,
+    /// `<lastmod>`, `<changefreq>` and `<priority>`, `xml:lang` included. Namespace declarations
+    /// (`xmlns`, `xmlns:image`) and XML Schema instance attributes (`xsi:schemaLocation`) are allowed
+    /// everywhere; a `schemaLocation` without the `xsi:` prefix, or with `xsi` bound to another
+    /// namespace, is reported. Extension elements are not checked by this rule.
+    ///
+    /// ## Why is this bad?
+    /// The protocol defines no attributes, so validators reject them, and crawlers ignore them:
+    /// information put in an attribute (`<url priority="0.8">`) is lost. Search Console reports
+    /// "Invalid attribute value".
+    ///
+    /// ## Example
+    /// ```xml
+    /// <?xml version="1.0" encoding="UTF-8"?>
+    /// <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+    ///   <url priority="0.8"><loc>https://www.example.com/</loc></url>
+    /// </urlset>
+    /// ```
+    ///
+    /// Use instead:
+    /// ```xml
+    /// <?xml version="1.0" encoding="UTF-8"?>
+    /// <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+    ///   <url><loc>https://www.example.com/</loc><priority>0.8</priority></url>
+    /// </urlset>
+    /// ```
+    ///
+    /// ## References
+    /// - `sitemap.xsd`, `siteindex.xsd`: no attribute declarations
+    /// - XML Schema Part 1 §3.2.7 (`xsi:` attributes are always allowed)
+    pub static META = {
+        name: "unexpected-attribute",
+        category: Structure,
+        severity: Error,
+        summary: "an attribute on a sitemap element",
+    }
+}
+
+pub struct Check;
+
+/// Attributes of the XML Schema instance namespace, which are allowed when written correctly.
+const XSI_ATTRIBUTES: &[&str] = &["schemaLocation", "noNamespaceSchemaLocation", "type", "nil"];
+
+fn check_element(sitemap: &Sitemap<'_>, element: &Element<'_>, entry: bool, cx: &mut Context<'_>) {
+    if element.node.attributes().len() == 0 {
+        return;
+    }
+    let source = sitemap.source;
+    let base = element.base();
+    for attr in element.node.attributes() {
+        if attr.namespace() == Some(XSI_NS) {
+            continue;
+        }
+        let q = attr.range_qname();
+        let span = q.start + base..q.end + base;
+        let written = source.get(span.clone()).unwrap_or(attr.name());
+        let el = element.qualified_name(source);
+        let local = attr.name();
+        let d = Diagnostic::new(
+            &META,
+            span,
+            format!("unexpected attribute `{written}` on `<{el}>`"),
+        );
+        let xsi_like = XSI_ATTRIBUTES.contains(&local)
+            && (written.contains(':') || local.ends_with("chemaLocation"));
+        let d = if xsi_like {
+            let d = d.with_label("not in the XML Schema instance namespace");
+            match (attr.namespace(), written.split_once(':')) {
+                (Some(ns), Some((prefix, _))) => {
+                    let d = match prefix_declaration(sitemap, element, prefix) {
+                        Some(value) => d.with_secondary(value, format!("`{prefix}` is bound here")),
+                        None => d,
+                    };
+                    d.with_help(format!(
+                        "`{prefix}` is bound to `{ns}`; XML Schema instance attributes need `xmlns:{prefix}=\"{XSI_NS}\"`"
+                    ))
+                }
+                _ => d.with_help(format!(
+                    "write it as `xsi:{local}` and declare `xmlns:xsi=\"{XSI_NS}\"` on the root"
+                )),
+            }
+        } else if entry && Field::from_name(local).is_some() {
+            d.with_label("sitemap elements have no attributes")
+                .with_help(format!(
+                    "write it as a child element: `<{local}>{}</{local}>`",
+                    attr.value()
+                ))
+        } else if attr.namespace() == Some(XML_NS) {
+            d.with_label("sitemap elements have no attributes")
+                .with_help(format!(
+                    "remove it: the protocol defines no `xml:{local}` on sitemap elements"
+                ))
+        } else if local == "hreflang" {
+            d.with_label("sitemap elements have no attributes")
+                .with_help("remove it: alternate language versions are listed with `<xhtml:link rel=\"alternate\" hreflang=\"…\" href=\"…\"/>` inside `<url>`")
+        } else {
+            d.with_label("sitemap elements have no attributes")
+                .with_help("remove the attribute")
+        };
+        cx.report(d);
+    }
+}
+
+/// The value span of the `xmlns:prefix` declaration in scope at `element` (on it, its entry or the
+/// root).
+fn prefix_declaration(
+    sitemap: &Sitemap<'_>,
+    element: &Element<'_>,
+    prefix: &str,
+) -> Option<Range<usize>> {
+    let source = sitemap.source;
+    let wanted = format!("xmlns:{prefix}");
+    let base = element.base();
+    element
+        .node
+        .ancestors()
+        .filter(|n| n.is_element())
+        .map(|n| Element::new(n, base, source))
+        .find_map(|e| {
+            e.raw_attributes(source)
+                .into_iter()
+                .find(|a| source.get(a.name.clone()) == Some(wanted.as_str()))
+                .map(|a| a.value)
+        })
+}
+
+/// The namespace of `xml:lang`, `xml:space`, `xml:base`.
+const XML_NS: &str = "http://www.w3.org/XML/1998/namespace";
+
+impl Rule for Check {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check_sitemap(&self, sitemap: &Sitemap<'_>, cx: &mut Context<'_>) {
+        if sitemap.kind != Kind::Other {
+            check_element(sitemap, &sitemap.root, false, cx);
+        }
+    }
+
+    fn check_entry(&self, sitemap: &Sitemap<'_>, entry: &Entry<'_>, cx: &mut Context<'_>) {
+        check_element(sitemap, &entry.element, true, cx);
+        for child in &entry.children {
+            if matches!(child.kind, ChildKind::Field(_)) {
+                check_element(sitemap, &child.element, false, cx);
+            }
+        }
+    }
+}

@@ -1,0 +1,158 @@
+//! Rule `unexpected-text`: text directly inside `urlset`, `sitemapindex`, `url` or `sitemap`, where only elements belong.
+
+use crate::declare_rule;
+use crate::diagnostic::Diagnostic;
+use std::ops::Range;
+
+use crate::pipeline::model::{is_xml_space, Entry, Field, Kind, Sitemap};
+use crate::rule::{Context, Rule, RuleMeta};
+
+declare_rule! {
+    /// ## What it does
+    /// Reports non-whitespace text directly inside the root or an entry, where the schema allows
+    /// only elements (whitespace between elements, and comments, are fine). A URL written without
+    /// its `<loc>` tags (`<url>https://…</url>`) is reported here, with the fix, and not again by
+    /// `missing-loc`.
+    ///
+    /// ## Why is this bad?
+    /// The schema's content model for these elements is element-only, so validators reject the file.
+    /// The text is usually a URL that lost its `<loc>` tags, a template variable that printed
+    /// nothing but punctuation, or debug output.
+    ///
+    /// ## Example
+    /// ```xml
+    /// <?xml version="1.0" encoding="UTF-8"?>
+    /// <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+    ///   <url>https://www.example.com/<loc>https://www.example.com/</loc></url>
+    /// </urlset>
+    /// ```
+    ///
+    /// Use instead:
+    /// ```xml
+    /// <?xml version="1.0" encoding="UTF-8"?>
+    /// <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+    ///   <url><loc>https://www.example.com/</loc></url>
+    /// </urlset>
+    /// ```
+    ///
+    /// ## References
+    /// - `sitemap.xsd`, `siteindex.xsd`: complex types with element-only content
+    pub static META = {
+        name: "unexpected-text",
+        category: Structure,
+        severity: Error,
+        summary: "text where only elements are allowed",
+    }
+}
+
+pub struct Check;
+
+/// Whether stray text is a URL (so the fix is probably to wrap it in `<loc>`).
+pub fn looks_like_url(text: &str) -> bool {
+    let t = text.trim_matches(is_xml_space);
+    let lower = t.get(..8).unwrap_or(t).to_ascii_lowercase();
+    (lower.starts_with("http://") || lower.starts_with("https://") || lower.starts_with("www."))
+        && !t.contains(is_xml_space)
+}
+
+/// Where the text is: directly in the root or in an entry (with or without a `<loc>`).
+enum Parent<'p> {
+    Root { entry: &'static str },
+    Entry { has_loc: bool, name: &'p str },
+}
+
+fn report(
+    span: Range<usize>,
+    parent_name: &str,
+    parent: Parent<'_>,
+    source: &str,
+    cx: &mut Context<'_>,
+) {
+    let raw = source.get(span.clone()).unwrap_or("");
+    let start = span.start + (raw.len() - raw.trim_start_matches(is_xml_space).len());
+    let text = raw.trim_matches(is_xml_space);
+    let span = start..start + text.len();
+    let url = looks_like_url(text);
+    let shown = if text.chars().count() <= 60 {
+        text
+    } else {
+        "…"
+    };
+    let d = match parent {
+        Parent::Entry {
+            has_loc: false,
+            name,
+        } if url => Diagnostic::new(
+            &META,
+            span,
+            format!("bare URL directly inside `<{name}>`, without `<loc>` tags"),
+        )
+        .with_label("this URL is not in a `<loc>`")
+        .with_help(format!("wrap it: `<loc>{shown}</loc>`")),
+        Parent::Entry { has_loc: true, .. } if url => Diagnostic::new(
+            &META,
+            span,
+            format!("text is not allowed directly inside `<{parent_name}>`"),
+        )
+        .with_label("stray URL")
+        .with_help("remove it: the entry already has a `<loc>`"),
+        Parent::Root { entry } if url => Diagnostic::new(
+            &META,
+            span,
+            format!("text is not allowed directly inside `<{parent_name}>`"),
+        )
+        .with_label("a URL outside any entry")
+        .with_help(format!(
+            "put it in an entry: `<{entry}><loc>{shown}</loc></{entry}>`"
+        )),
+        _ => Diagnostic::new(
+            &META,
+            span,
+            format!("text is not allowed directly inside `<{parent_name}>`"),
+        )
+        .with_label(if text.ends_with('>') && !text.contains('<') {
+            "looks like the rest of a tag"
+        } else {
+            "unexpected text"
+        })
+        .with_help(format!("remove it: `<{parent_name}>` holds only elements")),
+    };
+    cx.report(d);
+}
+
+impl Rule for Check {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check_sitemap(&self, sitemap: &Sitemap<'_>, cx: &mut Context<'_>) {
+        if sitemap.kind == Kind::Other {
+            return;
+        }
+        let root = sitemap.root.qualified_name(sitemap.source);
+        let entry = sitemap.kind.entry_name();
+        for span in &sitemap.stray_text {
+            report(
+                span.clone(),
+                root,
+                Parent::Root { entry },
+                sitemap.source,
+                cx,
+            );
+        }
+    }
+
+    fn check_entry(&self, sitemap: &Sitemap<'_>, entry: &Entry<'_>, cx: &mut Context<'_>) {
+        let name = entry.element.qualified_name(sitemap.source);
+        let has_loc = entry.field(Field::Loc).is_some();
+        for span in &entry.stray_text {
+            report(
+                span.clone(),
+                name,
+                Parent::Entry { has_loc, name },
+                sitemap.source,
+                cx,
+            );
+        }
+    }
+}

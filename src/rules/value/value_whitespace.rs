@@ -1,0 +1,114 @@
+//! Rule `value-whitespace`: whitespace around a value, such as a newline before the URL in `<loc>`.
+
+use crate::declare_rule;
+use crate::diagnostic::Diagnostic;
+use crate::pipeline::model::{ChildKind, Entry, Field, Sitemap};
+use crate::rule::{Context, Rule, RuleMeta};
+
+declare_rule! {
+    /// ## What it does
+    /// Reports leading or trailing whitespace (spaces, tabs, newlines) inside `<loc>`, `<lastmod>`
+    /// and `<priority>`. (`<changefreq>` is covered by `changefreq-invalid`, because its schema type
+    /// does not allow whitespace at all.)
+    ///
+    /// ## Why is this bad?
+    /// The schema collapses whitespace for these types, and the major search engines trim it, so the
+    /// file is valid. But many other parsers do not: they read `\n  https://…` as the URL, which is
+    /// relative or broken. Pretty-printers and templates that put the value on its own line are the
+    /// usual cause.
+    ///
+    /// ## Example
+    /// ```xml
+    /// <?xml version="1.0" encoding="UTF-8"?>
+    /// <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+    ///   <url>
+    ///     <loc>
+    ///       https://www.example.com/
+    ///     </loc>
+    ///   </url>
+    /// </urlset>
+    /// ```
+    ///
+    /// Use instead:
+    /// ```xml
+    /// <?xml version="1.0" encoding="UTF-8"?>
+    /// <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+    ///   <url>
+    ///     <loc>https://www.example.com/</loc>
+    ///   </url>
+    /// </urlset>
+    /// ```
+    ///
+    /// ## References
+    /// - XML Schema Part 2 §4.3.6 (`whiteSpace` facet: `collapse` for `anyURI`, `date`, `decimal`)
+    pub static META = {
+        name: "value-whitespace",
+        category: Value,
+        severity: Warning,
+        summary: "whitespace around a `<loc>`, `<lastmod>` or `<priority>` value",
+    }
+}
+
+pub struct Check;
+
+impl Rule for Check {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check_entry(&self, sitemap: &Sitemap<'_>, entry: &Entry<'_>, cx: &mut Context<'_>) {
+        for child in &entry.children {
+            let ChildKind::Field(field) = child.kind else {
+                continue;
+            };
+            if field == Field::Changefreq {
+                continue;
+            }
+            let Some(value) = &child.value else { continue };
+            let trimmed = value.trimmed();
+            if trimmed.is_empty() || trimmed.len() == value.text.len() {
+                continue;
+            }
+            let name = field.name();
+            let lead = value.trimmed.start;
+            let tail = value.trimmed.end..value.text.len();
+            let what = match (lead > 0, !tail.is_empty()) {
+                (true, true) => "before and after",
+                (true, false) => "before",
+                _ => "after",
+            };
+            let line_break =
+                value.text[..lead].contains('\n') || value.text[tail.clone()].contains('\n');
+            let kind = if line_break {
+                "line break"
+            } else {
+                "whitespace"
+            };
+            let message = format!("{kind} {what} the `<{name}>` value");
+            let d = if line_break {
+                // Underlining the line breaks would span lines: point at the value instead.
+                Diagnostic::new(&META, value.span(sitemap.source), message)
+                    .with_label(format!("{kind} {what} this value"))
+            } else {
+                // Spaces and tabs on the value's line are underlined themselves.
+                let mut runs = [0..lead, tail]
+                    .into_iter()
+                    .filter(|r| !r.is_empty())
+                    .map(|r| value.source_range(sitemap.source, r));
+                let first = runs.next().unwrap_or_else(|| value.span(sitemap.source));
+                let mut d = Diagnostic::new(&META, first, message).with_label("remove this");
+                for more in runs {
+                    d = d.with_secondary(more, "and this");
+                }
+                d
+            };
+            // Echo the value only when it is short enough to read (and copy) at a glance.
+            let help = if trimmed.chars().count() <= 100 {
+                format!("write `<{name}>{trimmed}</{name}>` with nothing around the value")
+            } else {
+                format!("remove the whitespace {what} the value")
+            };
+            cx.report(d.with_help(help));
+        }
+    }
+}

@@ -1,0 +1,8 @@
+//! Pure grammars of values: URIs, dates, language and region codes, text helpers. Nothing here
+//! imports from the rest of the crate; everything above may use it.
+
+pub mod datetime;
+pub mod finding;
+pub mod iso_codes;
+pub mod text;
+pub mod uri;
