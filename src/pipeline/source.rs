@@ -88,16 +88,16 @@ impl SourceFile {
         })
     }
 
-    /// Byte offsets at which each line starts. Lines end at `\n` (a CR before it belongs to the line).
+    /// Byte offsets at which each line starts. Lines end at `\n`, `\r\n` or a lone `\r`: XML
+    /// reads all three as one line end (XML 1.0 §2.11), and so do editors.
     pub fn line_starts(&self) -> &[usize] {
         self.line_starts.get_or_init(|| {
+            let bytes = self.text().as_bytes();
             let mut starts = vec![0];
             starts.extend(
-                self.text()
-                    .bytes()
-                    .enumerate()
-                    .filter(|&(_, b)| b == b'\n')
-                    .map(|(i, _)| i + 1),
+                memchr::memchr2_iter(b'\n', b'\r', bytes)
+                    .filter(|&i| bytes[i] == b'\n' || bytes.get(i + 1) != Some(&b'\n'))
+                    .map(|i| i + 1),
             );
             starts
         })
@@ -161,14 +161,21 @@ impl SourceFile {
         }
     }
 
-    /// Byte offset of a 1-based line and character column (as reported by roxmltree), clamped.
+    /// Byte offset of a 1-based line and character column as roxmltree reports them, clamped.
+    /// roxmltree counts lines at `\n` only (a lone `\r` does not end its lines), so this does
+    /// not use [`SourceFile::line_starts`]; it is called for the few positions of XML errors.
     pub fn offset_of(&self, line: usize, column: usize) -> usize {
-        let starts = self.line_starts();
-        let Some(&start) = starts.get(line.saturating_sub(1)) else {
-            return self.text().len();
+        let text = self.text();
+        let start = match line.saturating_sub(1) {
+            0 => 0,
+            n => match memchr::memchr_iter(b'\n', text.as_bytes()).nth(n - 1) {
+                Some(nl) => nl + 1,
+                None => return text.len(),
+            },
         };
-        let end = starts.get(line).copied().unwrap_or(self.text().len());
-        let line_text = &self.text()[start..end];
+        let end =
+            memchr::memchr(b'\n', &text.as_bytes()[start..]).map_or(text.len(), |e| start + e + 1);
+        let line_text = &text[start..end];
         line_text
             .char_indices()
             .nth(column.saturating_sub(1))
@@ -180,8 +187,10 @@ impl SourceFile {
         let line = self.line_index(self.clamp(offset));
         let starts = self.line_starts();
         let start = starts[line];
-        let mut end = starts.get(line + 1).map_or(self.text().len(), |&e| e - 1);
-        if end > start && self.text().as_bytes()[end - 1] == b'\r' {
+        let bytes = self.text().as_bytes();
+        let mut end = starts.get(line + 1).map_or(bytes.len(), |&e| e - 1);
+        // `\r\n`: the line also ends before its CR (a lone CR was the terminator itself).
+        if end > start && bytes.get(end) == Some(&b'\n') && bytes[end - 1] == b'\r' {
             end -= 1;
         }
         start..end
@@ -219,6 +228,23 @@ mod tests {
         );
         assert_eq!(src.text(), text);
         assert_eq!(src.into_parts(), ("t".to_owned(), text));
+    }
+
+    #[test]
+    fn a_lone_cr_ends_a_line_as_lf_and_crlf_do() {
+        let f = SourceFile::new("t.xml", "a\rbc\r\nd\ne\r");
+        assert_eq!(f.line_starts(), &[0, 2, 6, 8, 10]);
+        assert_eq!(f.position(3).line, 2);
+        assert_eq!(f.position(3).column, 2);
+        assert_eq!(f.position(6).line, 3);
+        assert_eq!(f.position(8).line, 4);
+        assert_eq!(f.line_range(0), 0..1);
+        assert_eq!(f.line_range(3), 2..4);
+        assert_eq!(f.line_range(6), 6..7);
+        assert_eq!(f.line_range(8), 8..9);
+        // roxmltree's positions count `\n` only.
+        assert_eq!(f.offset_of(1, 4), 3);
+        assert_eq!(f.offset_of(2, 1), 6);
     }
 
     #[test]

@@ -53,6 +53,7 @@ rules! {
     loc::loc_not_ascii,
     loc::loc_fragment,
     loc::loc_credentials,
+    loc::loc_private_host,
     lastmod::lastmod_invalid,
     lastmod::lastmod_w3c_only,
     lastmod::lastmod_missing_timezone,

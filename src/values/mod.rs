@@ -3,6 +3,7 @@
 
 pub mod datetime;
 pub mod finding;
+pub mod host;
 pub mod iso_codes;
 pub mod text;
 pub mod uri;

@@ -8,3 +8,4 @@ pub mod loc_length;
 pub mod loc_mixed_hosts;
 pub mod loc_not_ascii;
 pub mod loc_outside_scope;
+pub mod loc_private_host;

@@ -1,0 +1,95 @@
+//! Rule `loc-private-host`: a `<loc>`, index child or hreflang alternate on `localhost`, a private address or a local-network name.
+
+use crate::declare_rule;
+use crate::diagnostic::Diagnostic;
+use crate::hreflang;
+use crate::pipeline::model::{is_xml_space, Entry, Field, Sitemap};
+use crate::rule::{Context, Rule, RuleMeta};
+use crate::values::host::{private_host, PrivateHost};
+
+declare_rule! {
+    /// ## What it does
+    /// Reports a `<loc>` (of a page, or of a child sitemap in an index) or an hreflang alternate
+    /// (`<xhtml:link href>`) whose host only the build machine or a local network can reach:
+    /// `localhost` and `*.localhost`, loopback (`127.0.0.1`, `[::1]`), private (`10.x`,
+    /// `172.16–31.x`, `192.168.x`, `fc00::/7`), link-local and unspecified (`0.0.0.0`)
+    /// addresses, and names reserved for local networks (`.local`, `.internal`, `.home.arpa`).
+    /// The documentation domains `example.com`, `.org` and `.net` are public names and pass.
+    ///
+    /// ## Why is this bad?
+    /// Crawlers fetch the sitemap's URLs from the internet: none of these hosts answer there, so
+    /// every such URL fails ("Couldn't fetch" in Search Console) and the pages are not indexed.
+    /// It almost always means the sitemap was generated with a development server's base URL
+    /// (`http://localhost:1313/` from `hugo server`, `http://localhost:3000/` from `next dev`).
+    ///
+    /// ## Example
+    /// ```xml
+    /// <?xml version="1.0" encoding="UTF-8"?>
+    /// <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+    ///   <url><loc>http://localhost:1313/blog/</loc></url>
+    /// </urlset>
+    /// ```
+    ///
+    /// Use instead:
+    /// ```xml
+    /// <?xml version="1.0" encoding="UTF-8"?>
+    /// <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+    ///   <url><loc>https://www.example.com/blog/</loc></url>
+    /// </urlset>
+    /// ```
+    ///
+    /// ## Fix
+    /// Not fixable: the public host is not in the file. Build the sitemap with the site's public
+    /// base URL (Hugo's `baseURL`, next-sitemap's `siteUrl`, Jekyll's `url`).
+    ///
+    /// ## References
+    /// - RFC 1918 (private IPv4 addresses), RFC 4193 (unique local IPv6), RFC 3927 (link-local)
+    /// - RFC 6761 §6.3 (`localhost`), RFC 6762 (`.local`), RFC 8375 (`.home.arpa`)
+    pub static META = {
+        name: "loc-private-host",
+        category: Url,
+        severity: Error,
+        summary: "a URL's host is `localhost`, a private address or a local-network name",
+    }
+}
+
+pub struct Check;
+
+impl Rule for Check {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check_entry(&self, sitemap: &Sitemap<'_>, entry: &Entry<'_>, cx: &mut Context<'_>) {
+        let source = sitemap.source;
+        if let Some(value) = entry.value(Field::Loc) {
+            if let Some(p) = private_host(value.trimmed()) {
+                let span = value.source_range_in_trimmed(source, p.range.clone());
+                cx.report(diagnostic(span, value.trimmed(), &p, "`<loc>`"));
+            }
+        }
+        if !hreflang::has_links(entry) {
+            return;
+        }
+        for link in hreflang::links(entry) {
+            let Some(href) = link.href() else { continue };
+            let value = href.value.trim_matches(is_xml_space);
+            let lead = href.value.len() - href.value.trim_start_matches(is_xml_space).len();
+            if let Some(p) = private_host(value) {
+                let span = href.source_range(source, lead + p.range.start..lead + p.range.end);
+                cx.report(diagnostic(span, value, &p, "the alternate"));
+            }
+        }
+    }
+}
+
+fn diagnostic(span: std::ops::Range<usize>, url: &str, p: &PrivateHost, what: &str) -> Diagnostic {
+    let host = &url[p.range.clone()];
+    Diagnostic::new(
+        &META,
+        span,
+        format!("{what} is on `{host}`, which crawlers cannot reach: {}", p.reason),
+    )
+    .with_label("not reachable from the internet")
+    .with_help("generate the sitemap with the site's public base URL (for example Hugo's `baseURL` or next-sitemap's `siteUrl`), not a development server's")
+}
