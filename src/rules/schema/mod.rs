@@ -6,6 +6,7 @@ pub mod schema_location_unused;
 use std::borrow::Cow;
 use std::ops::Range;
 
+use crate::diagnostic::Edit;
 use crate::extensions::{IMAGE_NS, MOBILE_NS, NEWS_NS, VIDEO_NS};
 use crate::pipeline::model::{Child, ChildKind, Entry, Kind, Sitemap, SITEMAP_NS};
 use crate::rule::{Collector, Context, RuleMeta};
@@ -101,6 +102,16 @@ pub fn shown(uri: &str) -> Cow<'_, str> {
 pub struct Uri<'a> {
     pub text: &'a str,
     pub span: Range<usize>,
+    /// Whether `span` is exactly the URI (not the whole value of an attribute with character
+    /// references): only then can a fix edit it.
+    pub exact: bool,
+}
+
+impl Uri<'_> {
+    /// An edit replacing this URI with `with`, when its span is exact.
+    pub fn replace(&self, with: &str) -> Option<Edit> {
+        self.exact.then(|| Edit::replace(self.span.clone(), with))
+    }
 }
 
 /// An `xsi:schemaLocation` or `xsi:noNamespaceSchemaLocation` attribute of the root (or an
@@ -168,6 +179,7 @@ pub fn headers<'a>(sitemap: &Sitemap<'a>) -> Vec<Header<'a>> {
                     .map(move |text| Uri {
                         text,
                         span: value_span.clone(),
+                        exact: false,
                     }),
             )
         } else {
@@ -202,6 +214,7 @@ fn tokens(raw: &str, start: usize) -> impl Iterator<Item = Uri<'_>> {
         Some(Uri {
             text: &raw[from..from + len],
             span: start + from..start + from + len,
+            exact: true,
         })
     })
 }

@@ -1,7 +1,7 @@
 //! Rule `schema-location`: the root's `xsi:schemaLocation` is not pairs, or names a schema other than the official one.
 
 use crate::declare_rule;
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Edit, Fix};
 use crate::pipeline::model::{Sitemap, SITEMAP_NS, XSI_NS};
 use crate::rule::{Collector, Context, Rule, RuleMeta};
 
@@ -70,9 +70,11 @@ declare_rule! {
     /// Or leave the header out: `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`.
     ///
     /// ## Fix
-    /// Not automatic yet. Correcting the location of a known namespace (and completing an unpaired
-    /// known namespace or official location) only changes the hint, never what the file lists: it
-    /// will be a safe fix once fixes exist.
+    /// Correcting the location of a known namespace, and completing an unpaired known namespace or
+    /// official location, is a safe fix: it changes only the hint, never what the file lists.
+    /// Rewriting a pair whose namespace is misspelled is an unsafe fix: the schema then applies to
+    /// other elements. Findings carry these fixes for `--fix`; when no correct value can be
+    /// derived (an unknown URI, a value with character references), the help says what to write.
     ///
     /// ## References
     /// - sitemaps.org protocol, "Validating your Sitemap": the `xsi:schemaLocation` header for
@@ -100,7 +102,8 @@ fn check_pair(
     let attr = header.written;
     if let Some((known, why)) = namespace_miss(ns.text) {
         let xsd = official(known, sitemap.kind).unwrap_or(SITEMAP_XSD);
-        return Some(
+        let fix = pair_fix(ns, loc, known, xsd);
+        return Some(fixed(
             Diagnostic::new(
                 &META,
                 ns.span.clone(),
@@ -112,7 +115,8 @@ fn check_pair(
             .with_label(why)
             .with_note("validators apply a schema only to elements of the namespace paired with it")
             .with_help(format!("write the pair as `{known} {xsd}`")),
-        );
+            fix,
+        ));
     }
     if !usage.is_used(ns.text) {
         return None; // `schema-location-unused` suggests removing the pair
@@ -166,24 +170,49 @@ fn check_pair(
         )
         .with_label("validators that honour the header load this address instead"),
     };
-    Some(d.with_help(format!("use `{xsd}`")))
+    let fix = loc
+        .replace(xsd)
+        .map(|edit| Fix::safe(format!("use `{xsd}`"), vec![edit]));
+    Some(fixed(d.with_help(format!("use `{xsd}`")), fix))
 }
 
 /// The odd URI of a `schemaLocation` with an odd count.
 fn check_unpaired(sitemap: &Sitemap<'_>, header: &Header<'_>, last: &Uri<'_>) -> Diagnostic {
-    let attr = header.written;
     let t = shown(last.text);
-    let help = if let Some(xsd) = official(last.text, sitemap.kind) {
-        format!("add the location of its schema after it: `{t} {xsd}`")
+    let (help, edit) = if let Some(xsd) = official(last.text, sitemap.kind) {
+        (
+            format!("add the location of its schema after it: `{t} {xsd}`"),
+            Edit::insert(last.span.end, format!(" {xsd}")),
+        )
     } else if let Some(ns) = [SITEMAP_NS]
         .into_iter()
         .chain(EXTENSION_SCHEMAS.iter().map(|(n, _)| *n))
         .find(|ns| official(ns, sitemap.kind) == Some(last.text))
     {
-        format!("put its namespace before it: `{ns} {t}`")
+        (
+            format!("put its namespace before it: `{ns} {t}`"),
+            Edit::insert(last.span.start, format!("{ns} ")),
+        )
     } else {
-        format!("pair it with a namespace or location, or remove `{t}`")
+        let help = format!("pair it with a namespace or location, or remove `{t}`");
+        let d = unpaired(header, last, &t);
+        return d.with_help(help);
     };
+    let fix = last.exact.then(|| Fix::safe(help.clone(), vec![edit]));
+    fixed(unpaired(header, last, &t).with_help(help), fix)
+}
+
+/// `d` with `fix`, if there is one.
+fn fixed(d: Diagnostic, fix: Option<Fix>) -> Diagnostic {
+    match fix {
+        Some(fix) => d.with_fix(fix),
+        None => d,
+    }
+}
+
+/// The finding on the odd URI `t` (`last`, shown) of a `schemaLocation`, without help.
+fn unpaired(header: &Header<'_>, last: &Uri<'_>, t: &str) -> Diagnostic {
+    let attr = header.written;
     Diagnostic::new(
         &META,
         last.span.clone(),
@@ -193,7 +222,19 @@ fn check_unpaired(sitemap: &Sitemap<'_>, header: &Header<'_>, last: &Uri<'_>) ->
     .with_note(format!(
         "`{attr}` is a list of pairs: a namespace, then the location of its schema"
     ))
-    .with_help(help)
+}
+
+/// Rewrites a pair whose namespace `ns` misspells `known` as `known xsd`. Unsafe: the schema
+/// then applies to the elements of `known`, not to those (if any) of the misspelled namespace.
+fn pair_fix(ns: &Uri<'_>, loc: &Uri<'_>, known: &str, xsd: &str) -> Option<Fix> {
+    let mut edits = vec![ns.replace(known)?];
+    if loc.text != xsd {
+        edits.push(loc.replace(xsd)?);
+    }
+    Some(Fix::unsafe_(
+        format!("write the pair as `{known} {xsd}`"),
+        edits,
+    ))
 }
 
 /// `xsi:noNamespaceSchemaLocation` on a root in a namespace.
@@ -315,6 +356,54 @@ mod tests {
                 "`xsi:schemaLocation` is not an XML Schema instance attribute".to_string()
             )]
         );
+    }
+
+    /// `xml` with the fix of its only `schema-location` finding applied, and its applicability.
+    fn fixed_text(xml: &str) -> Option<(String, &'static str)> {
+        let report = crate::check_reader(
+            "t.xml",
+            xml.as_bytes(),
+            &crate::Settings::only("schema-location"),
+        )
+        .expect("checked");
+        assert_eq!(report.diagnostics.len(), 1, "{:?}", report.diagnostics);
+        let fix = report.diagnostics[0].fix.as_ref()?;
+        let mut out = xml.to_string();
+        for e in fix.edits.iter().rev() {
+            out.replace_range(e.range.clone(), &e.replacement);
+        }
+        Some((out, fix.applicability.as_str()))
+    }
+
+    #[test]
+    fn known_pairs_are_fixed_to_the_official_header() {
+        let header = |value: &str| {
+            format!(
+                r#"<urlset xmlns="{SITEMAP_NS}" xmlns:xsi="{XSI_NS}" xsi:schemaLocation="{value}"><url><loc>https://www.example.com/</loc></url></urlset>"#
+            )
+        };
+        let good = header(&format!("{SITEMAP_NS} {SITEMAP_XSD}"));
+        let safe = [
+            format!("{SITEMAP_NS} http://www.sitemaps.org/schemas/sitemap/0.9/siteindex.xsd"),
+            format!("{SITEMAP_NS} https://www.sitemaps.org/schemas/sitemap/0.9/sitemap.xsd"),
+            format!("{SITEMAP_NS} sitemap.xsd"),
+            SITEMAP_NS.to_string(),
+            SITEMAP_XSD.to_string(),
+        ];
+        for value in safe {
+            assert_eq!(
+                fixed_text(&header(&value)),
+                Some((good.clone(), "safe")),
+                "{value}"
+            );
+        }
+        let swapped = header(&format!("{SITEMAP_XSD} {SITEMAP_NS}"));
+        assert_eq!(fixed_text(&swapped), Some((good.clone(), "unsafe")));
+        // Not derivable: no fix, only help.
+        assert_eq!(fixed_text(&header("https://www.example.com/x")), None);
+        // Spans of a value with character references are not exact: no fix.
+        let referenced = header(&format!("{SITEMAP_NS}&#32;sitemap.xsd"));
+        assert_eq!(fixed_text(&referenced), None);
     }
 
     #[test]
