@@ -358,16 +358,17 @@ fn run(name: &str, bytes: Bytes, settings: &Settings, site: &mut FileSummary) ->
         // A value that holds patched text (where an XML error was) or bytes that were not UTF-8
         // is not what the file says: judging it would repeat the error already reported.
         let garbled = |d: &Diagnostic| {
-            matches!(
+            (matches!(
                 d.rule.category,
                 Category::Url | Category::Date | Category::Value
-            ) && (parsed
-                .as_ref()
-                .is_some_and(|p| p.touches_patch(&d.primary.span))
-                || decoded
-                    .invalid_utf8
-                    .iter()
-                    .any(|(s, _)| same_text_run(text, s, &d.primary.span)))
+            ) || crate::rules::schema::judges_header(d.rule))
+                && (parsed
+                    .as_ref()
+                    .is_some_and(|p| p.touches_patch(&d.primary.span))
+                    || decoded
+                        .invalid_utf8
+                        .iter()
+                        .any(|(s, _)| same_text_run(text, s, &d.primary.span)))
         };
         out.extend(diagnostics.into_iter().filter(|d| !garbled(d)));
     }

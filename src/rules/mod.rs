@@ -9,6 +9,7 @@ pub mod hreflang;
 pub mod input;
 pub mod lastmod;
 pub mod loc;
+pub mod schema;
 pub mod site;
 pub mod structure;
 pub mod suppression;
@@ -47,6 +48,8 @@ rules! {
     structure::unexpected_text,
     structure::unexpected_child_element,
     structure::unexpected_attribute,
+    schema::schema_location,
+    schema::schema_location_unused,
     // Values.
     loc::loc_invalid,
     loc::loc_length,

@@ -58,7 +58,7 @@ declare_rule! {
 pub struct Check;
 
 /// Why `ns` is not the sitemap namespace, in a few words.
-fn diagnose(ns: &str) -> String {
+pub fn diagnose(ns: &str) -> String {
     let trimmed = ns.trim_matches(is_xml_space);
     if trimmed != ns {
         return "the namespace has surrounding whitespace".into();
