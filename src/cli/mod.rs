@@ -258,7 +258,7 @@ fn parse_now(value: &str) -> Result<i64, String> {
 enum FormatArg {
     /// rustc-style diagnostics with the offending text underlined
     Human,
-    /// the versioned JSON document (see README)
+    /// the versioned JSON document (see docs/formats.md)
     Json,
     /// one line per finding: `path:line:col: severity: message [rule]`
     Concise,
@@ -512,7 +512,7 @@ fn check(args: CheckArgs, stdout: &mut dyn Write) -> io::Result<u8> {
     if settings.site_root.is_none() {
         settings.site_root = per_target.first().and_then(|s| s.site_root.clone());
     }
-    // Several files (or a site root) make a set: see `site_set` and README.
+    // Several files (or a site root) make a set: see `site_set` and docs/configuration.md.
     let set = SetRun::new(&targets, &mut settings);
     let mut set_check = set.check(&targets);
     // A file's settings are made where it is checked, on the checking thread, and dropped

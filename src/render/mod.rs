@@ -30,7 +30,7 @@ pub mod statistics;
 pub enum Format {
     /// rustc-style diagnostics with the offending text underlined (default).
     Human,
-    /// The versioned JSON document described in README ("JSON output").
+    /// The versioned JSON document described in docs/formats.md ("JSON output").
     Json,
     /// One line per finding, `path:line:col: severity: message [rule]` (GNU style, never coloured).
     Concise,
