@@ -71,7 +71,7 @@ impl Preset {
         Preset::ALL.into_iter().find(|p| p.name() == name)
     }
 
-    /// What the preset is for, one line (README and `sitemap-lint config`).
+    /// What the preset is for, one line (docs/configuration.md and `sitemap-lint config`).
     pub fn summary(self) -> &'static str {
         match self {
             Preset::Google => "the defaults: the sitemaps.org limits, which Google applies",

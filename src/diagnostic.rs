@@ -111,7 +111,7 @@ pub struct RuleMeta {
     pub default_severity: Severity,
     /// Off unless configuration turns it on (its severity is then `default_severity`).
     pub opt_in: bool,
-    /// One line, used in `sitemap-lint rules`, the README table and SARIF `shortDescription`.
+    /// One line, used in `sitemap-lint rules`, docs/rules.md and SARIF `shortDescription`.
     pub summary: &'static str,
     /// The `///` comment of the declaration, verbatim (one leading space per line included).
     pub raw_docs: &'static str,

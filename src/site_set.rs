@@ -536,24 +536,61 @@ pub fn sniff_kind(path: &Path) -> Option<Kind> {
     } else {
         file.take(65_536).read_to_end(&mut buf).ok()?;
     }
-    let text = String::from_utf8_lossy(&buf);
-    let mut rest: &str = &text;
+    sniff_root(&buf).map(|(kind, _)| kind)
+}
+
+/// The root element of an XML document from its first bytes: its kind and its local name.
+/// Comments, processing instructions and the document type declaration before it are skipped.
+/// `None` when no root element starts in `head`, or when its name is not plain ASCII (a UTF-16
+/// file, say): a caller deciding whether a file is a sitemap then checks it rather than guess.
+pub fn sniff_root(head: &[u8]) -> Option<(Kind, &str)> {
+    let mut rest = head;
     loop {
-        let at = rest.find('<')?;
+        let at = rest.iter().position(|&b| b == b'<')?;
         rest = &rest[at + 1..];
-        if rest.starts_with('?') || rest.starts_with('!') {
+        let skip_to = |rest: &[u8], end: &[u8]| {
+            rest.windows(end.len())
+                .position(|w| w == end)
+                .map(|p| p + end.len())
+        };
+        if rest.starts_with(b"!--") {
+            rest = &rest[skip_to(&rest[3..], b"-->")? + 3..];
             continue;
         }
-        let name: String = rest
-            .chars()
-            .take_while(|c| !c.is_whitespace() && *c != '>' && *c != '/')
-            .collect();
+        if rest.starts_with(b"?") {
+            rest = &rest[skip_to(rest, b"?>")?..];
+            continue;
+        }
+        if rest.starts_with(b"!") {
+            // `<!DOCTYPE x [ … ]>`: the internal subset may hold `>`; it ends at `]` + `>`.
+            let close = rest.iter().position(|&b| b == b'>')?;
+            let open = rest.iter().position(|&b| b == b'[');
+            rest = match open {
+                Some(o) if o < close => &rest[skip_to(rest, b"]")?..],
+                _ => &rest[close + 1..],
+            };
+            continue;
+        }
+        let len = rest
+            .iter()
+            .position(|b| b.is_ascii_whitespace() || matches!(b, b'>' | b'/'))
+            .unwrap_or(rest.len());
+        let name = std::str::from_utf8(&rest[..len]).ok()?;
+        if name.is_empty()
+            || len == rest.len()
+            || !name
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b':'))
+        {
+            return None;
+        }
         let local = name.rsplit(':').next().unwrap_or("");
-        return Some(match local {
+        let kind = match local {
             "sitemapindex" => Kind::Index,
             "urlset" => Kind::UrlSet,
             _ => Kind::Other,
-        });
+        };
+        return Some((kind, local));
     }
 }
 
@@ -579,5 +616,30 @@ mod tests {
         assert_eq!(site.link("https://example.com/a.xml", o), Link::File(1));
         assert_eq!(site.link("https://other.example/a.xml", o), Link::OffSite);
         assert_eq!(site.link("https://example.com/../a.xml", o), Link::OffSite);
+    }
+
+    #[test]
+    fn the_root_is_found_past_comments_instructions_and_the_doctype() {
+        fn root(s: &str) -> Option<(Kind, &str)> {
+            sniff_root(s.as_bytes())
+        }
+        assert_eq!(root("<urlset xmlns='x'>"), Some((Kind::UrlSet, "urlset")));
+        assert_eq!(
+            root("<?xml version='1.0'?><!-- by <b>gen</b> --><sm:sitemapindex>"),
+            Some((Kind::Index, "sitemapindex"))
+        );
+        assert_eq!(
+            root("<!DOCTYPE rss [<!ENTITY a '>'>]><rss version='2.0'>"),
+            Some((Kind::Other, "rss"))
+        );
+        assert_eq!(
+            root("\u{feff}<feed xmlns='http://www.w3.org/2005/Atom'/>").map(|r| r.1),
+            Some("feed")
+        );
+        // Unsure: no root yet, a cut-off name, UTF-16, or not XML at all.
+        assert_eq!(root("<!-- <rss> "), None);
+        assert_eq!(root("<urls"), None);
+        assert_eq!(root("\0<\0u\0r\0l\0s\0e\0t\0>"), None);
+        assert_eq!(root("plain text"), None);
     }
 }

@@ -1,12 +1,16 @@
-//! Documentation stays true: README's rules table is generated from the rules, every rule doc has
-//! the required sections, its examples behave as documented, and messages follow one style.
+//! Documentation stays true: docs/rules.md (the rules table and every rule's section) is generated
+//! from the rules, every rule doc has the required sections, its examples behave as documented,
+//! messages follow one style, and README stays a landing page whose links resolve.
 //!
-//! Regenerate the README table with `UPDATE_DOCS=1 cargo test --test docs`.
+//! Regenerate docs/rules.md with `UPDATE_DOCS=1 cargo test --test docs`.
 
 use std::fs;
 use std::path::Path;
 
-use sitemap_lint::docs::{code_blocks, rules_table, TABLE_BEGIN, TABLE_END};
+use sitemap_lint::docs::{
+    code_blocks, refresh_rules_doc, rule_url, rules_table, RULES_DOC_PATH, RULES_DOC_URL,
+    TABLE_BEGIN, TABLE_END,
+};
 use sitemap_lint::{check_reader, rules, Settings};
 
 fn root() -> &'static Path {
@@ -14,21 +18,156 @@ fn root() -> &'static Path {
 }
 
 #[test]
-fn readme_rules_table_is_fresh() {
-    let path = root().join("README.md");
-    let readme = fs::read_to_string(&path).expect("README.md");
-    let (Some(b), Some(e)) = (readme.find(TABLE_BEGIN), readme.find(TABLE_END)) else {
-        panic!("README.md lacks the markers {TABLE_BEGIN} … {TABLE_END}");
+fn rules_document_is_fresh() {
+    let path = root().join(RULES_DOC_PATH);
+    let doc = fs::read_to_string(&path).expect("docs/rules.md");
+    let Some(updated) = refresh_rules_doc(&doc) else {
+        panic!("{RULES_DOC_PATH} lacks the markers {TABLE_BEGIN} … {TABLE_END}");
     };
-    let fresh = format!("{}\n{}{}", TABLE_BEGIN, rules_table(), &readme[e..]);
-    let updated = format!("{}{}", &readme[..b], fresh);
-    if updated != readme {
+    if updated != doc {
         if std::env::var_os("UPDATE_DOCS").is_some() {
             fs::write(&path, updated).unwrap();
         } else {
-            panic!("README.md's rules table is stale: run `UPDATE_DOCS=1 cargo test --test docs`");
+            panic!("{RULES_DOC_PATH} is stale: run `UPDATE_DOCS=1 cargo test --test docs`");
         }
     }
+    // The table as `rules_table` makes it, and a section per rule that SARIF's helpUri finds.
+    assert!(doc.contains(&rules_table()), "the rules table");
+    assert!(RULES_DOC_URL.ends_with(RULES_DOC_PATH));
+    for m in rules::metas() {
+        assert!(
+            doc.contains(&format!("\n### {}\n", m.name)),
+            "a section headed `{}`",
+            m.name
+        );
+        assert!(rule_url(m.name).ends_with(&format!("docs/rules.md#{}", m.name)));
+    }
+}
+
+/// The README is a landing page: small, with what a new user needs, and links that resolve.
+#[test]
+fn readme_is_a_landing_page() {
+    let readme = fs::read_to_string(root().join("README.md")).expect("README.md");
+    assert!(
+        readme.len() <= 15_000,
+        "README.md is {} bytes; at most 15,000 (move reference text to docs/)",
+        readme.len()
+    );
+    for needed in [
+        "pip install sitemap-lint",
+        "cargo install --locked",
+        "cargo binstall",
+        "docs/install.md",
+        "cargo test",
+        "rev:",
+        "- id: sitemap-lint ",
+        "id: sitemap-lint-system",
+        "--format github",
+        "--format gitlab",
+        "sitemap-lint check -",
+        "## Exit codes",
+        "docs/rules.md",
+        "docs/configuration.md",
+        "docs/formats.md",
+        "docs/performance.md",
+        "CONTRIBUTING.md",
+        "ARCHITECTURE.md",
+    ] {
+        assert!(readme.contains(needed), "README.md lacks `{needed}`");
+    }
+    // Every relative link of README and docs/ points at a file that exists (but the two written
+    // in other branches: ARCHITECTURE.md and docs/install.md), and every `#anchor` at a heading
+    // of its file.
+    let mut pages = vec![root().join("README.md"), root().join("CONTRIBUTING.md")];
+    for e in fs::read_dir(root().join("docs")).unwrap() {
+        pages.push(e.unwrap().path());
+    }
+    let mut failures = Vec::new();
+    for page in pages
+        .iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "md"))
+    {
+        let text = fs::read_to_string(page).unwrap();
+        let anchors = heading_anchors(&text);
+        for target in links(&text) {
+            let (file, anchor) = target.split_once('#').unwrap_or((&target, ""));
+            if file.contains("://") || file.starts_with("mailto:") {
+                continue;
+            }
+            let (linked, linked_anchors) = if file.is_empty() {
+                (page.clone(), anchors.clone())
+            } else {
+                let p = page.parent().unwrap().join(file);
+                let a = fs::read_to_string(&p)
+                    .map(|t| heading_anchors(&t))
+                    .unwrap_or_default();
+                (p, a)
+            };
+            let coming = ["ARCHITECTURE.md", "install.md"]
+                .iter()
+                .any(|name| linked.file_name().is_some_and(|n| n == *name));
+            if !linked.exists() && !coming {
+                failures.push(format!("{}: `{target}` does not exist", page.display()));
+            } else if !anchor.is_empty() && linked.exists() && !linked_anchors.contains(anchor) {
+                failures.push(format!("{}: no heading for `{target}`", page.display()));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The targets of the inline links `[text](target)` of a Markdown text, outside code.
+fn links(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut fenced = false;
+    for line in text.lines() {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+        }
+        if fenced {
+            continue;
+        }
+        let mut rest = line;
+        while let Some(i) = rest.find("](") {
+            rest = &rest[i + 2..];
+            if let Some(end) = rest.find(')') {
+                out.push(rest[..end].to_string());
+                rest = &rest[end..];
+            }
+        }
+    }
+    out
+}
+
+/// The anchors GitHub makes of a Markdown text's headings: lowercase, punctuation dropped,
+/// spaces to `-`, `-1`, `-2` … for repeats.
+fn heading_anchors(text: &str) -> std::collections::HashSet<String> {
+    let mut seen = std::collections::HashMap::<String, usize>::new();
+    let mut out = std::collections::HashSet::new();
+    let mut fenced = false;
+    for line in text.lines() {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+        }
+        if fenced || !line.starts_with('#') {
+            continue;
+        }
+        let title = line.trim_start_matches('#').trim();
+        let slug: String = title
+            .to_lowercase()
+            .chars()
+            .filter(|c| c.is_alphanumeric() || *c == ' ' || *c == '-' || *c == '_')
+            .map(|c| if c == ' ' { '-' } else { c })
+            .collect();
+        let n = seen.entry(slug.clone()).or_insert(0);
+        out.insert(if *n == 0 {
+            slug.clone()
+        } else {
+            format!("{slug}-{n}")
+        });
+        *n += 1;
+    }
+    out
 }
 
 /// Rules whose examples are checked as served at a URL (their docs say so above the example).

@@ -36,9 +36,39 @@ fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// A copy of `tests/fixtures/formats/` with an empty `.git` directory, so that it is its own
+/// repository root (code-host formats name files relative to the repository root): the output
+/// is the same in a git checkout and in an unpacked source archive.
 fn fixture_dir() -> PathBuf {
-    root().join("tests/fixtures/formats")
+    static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = std::env::temp_dir().join(format!(
+            "sitemap-lint-formats-{}-fixtures",
+            std::process::id()
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        copy_dir(&root().join("tests/fixtures/formats"), &dir);
+        std::fs::create_dir_all(dir.join(".git")).unwrap();
+        dir
+    })
+    .clone()
 }
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let target = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), target).unwrap();
+        }
+    }
+}
+
+/// Stands for the absolute `file://` URI of the fixture copy (SARIF `%SRCROOT%`) in snapshots.
+const ROOT_PLACEHOLDER: &str = "file:///<fixtures>/";
 
 fn run_in(dir: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_sitemap-lint"))
@@ -120,7 +150,10 @@ fn every_format_matches_its_snapshot() {
     for format in FORMATS {
         let mut actual = render(format);
         if format == "sarif" {
-            actual = without_rules(&actual);
+            actual = without_rules(&actual).replace(
+                &format!("file://{}/", fixture_dir().display()),
+                ROOT_PLACEHOLDER,
+            );
         }
         let path = dir.join(format!("{format}.expected"));
         if update_requested() {
@@ -238,6 +271,24 @@ fn sarif_has_what_github_code_scanning_reads() {
         .unwrap()
         .starts_with("https://"));
     let rules = driver["rules"].as_array().unwrap();
+    for r in rules {
+        let id = r["id"].as_str().unwrap();
+        assert_eq!(
+            r["helpUri"],
+            format!("https://github.com/sitemap-lint/sitemap-lint/blob/main/docs/rules.md#{id}"),
+            "every rule links to its section of the generated rules document"
+        );
+    }
+    assert_eq!(
+        run["originalUriBaseIds"]["%SRCROOT%"]["uri"],
+        format!("file://{}/", fixture_dir().display()),
+        "%SRCROOT% is the repository root"
+    );
+    assert_eq!(run["invocations"][0]["executionSuccessful"], true);
+    assert!(
+        run["invocations"][0]["toolExecutionNotifications"].is_null(),
+        "nothing was left out"
+    );
     let results = run["results"].as_array().unwrap();
     assert_eq!(results.len(), FINDINGS);
     let mut prints = HashSet::new();
@@ -255,10 +306,11 @@ fn sarif_has_what_github_code_scanning_reads() {
             uri.is_ascii() && !uri.contains(' ') && !uri.starts_with('/'),
             "{uri}"
         );
+        assert_eq!(loc["artifactLocation"]["uriBaseId"], "%SRCROOT%");
         for key in ["startLine", "startColumn", "endLine", "endColumn"] {
             assert!(loc["region"][key].as_u64().unwrap() >= 1, "{key} in {r}");
         }
-        let print = r["partialFingerprints"]["sitemapLint/v1"].as_str().unwrap();
+        let print = r["partialFingerprints"]["sitemapLint/v2"].as_str().unwrap();
         assert!(prints.insert(print.to_string()), "fingerprints are unique");
     }
     let uris: HashSet<&str> = results
@@ -457,6 +509,183 @@ fn gitlab_fingerprints_survive_edits_above_and_different_directories() {
     let edited = errors.replacen("<url>", "<!-- a comment -->\n\n<url>", 1);
     std::fs::write(dir.join("public/sitemap.xml"), edited).unwrap();
     assert_eq!(before, prints(&dir, "public/sitemap.xml"));
+    // So do entries inserted above with the same problems as the entries below (by occurrence
+    // number alone, every finding below would take the print of the one before it).
+    let entry = |loc: &str| {
+        format!("<url><loc>https://www.example.com/{loc}</loc><changefreq>sometimes</changefreq><priority>2.0</priority></url>\n")
+    };
+    let doc = |locs: &[&str]| {
+        let body: String = locs.iter().map(|l| entry(l)).collect();
+        format!("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n{body}</urlset>\n")
+    };
+    std::fs::write(dir.join("public/sitemap.xml"), doc(&["a", "b", "c"])).unwrap();
+    let before = prints(&dir, "public/sitemap.xml");
+    assert_eq!(before.len(), 6);
+    std::fs::write(dir.join("public/sitemap.xml"), doc(&["new", "a", "b", "c"])).unwrap();
+    let after = prints(&dir, "public/sitemap.xml");
+    assert_eq!(after.len(), 8);
+    assert_eq!(
+        after[2..],
+        before[..],
+        "the old entries keep their fingerprints"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A git repository in a temporary directory with `public/sitemap.xml` (one error).
+fn repo_with_a_sitemap(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "sitemap-lint-formats-{}-{name}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("site/public")).unwrap();
+    std::fs::create_dir_all(dir.join(".git")).unwrap();
+    std::fs::write(
+        dir.join("site/public/sitemap.xml"),
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n<url><loc>https://www.example.com/</loc><priority>2</priority></url>\n</urlset>\n",
+    )
+    .unwrap();
+    dir
+}
+
+#[test]
+fn code_host_paths_are_relative_to_the_repository_root() {
+    let dir = repo_with_a_sitemap("subdir");
+    let site = dir.join("site");
+    let o = run_in(&site, &["check", "--format", "gitlab", "public"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v[0]["location"]["path"], "site/public/sitemap.xml");
+    let o = run_in(&site, &["check", "--format", "github", "public"]);
+    let out = String::from_utf8(o.stdout).unwrap();
+    assert!(out.contains("file=site/public/sitemap.xml,"), "{out}");
+    let o = run_in(&site, &["check", "--format", "sarif", "public/sitemap.xml"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let run = &v["runs"][0];
+    let location = &run["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"];
+    assert_eq!(location["uri"], "site/public/sitemap.xml");
+    assert_eq!(location["uriBaseId"], "%SRCROOT%");
+    assert_eq!(
+        run["originalUriBaseIds"]["%SRCROOT%"]["uri"],
+        format!("file://{}/", dir.display())
+    );
+    // The human report still shows the path as given.
+    let o = run_in(&site, &["check", "--format", "concise", "public"]);
+    assert!(String::from_utf8(o.stdout)
+        .unwrap()
+        .starts_with("public/sitemap.xml:"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn junit_infos_are_not_failures() {
+    let dir = repo_with_a_sitemap("junit-info");
+    // An info (`lastmod-before-1990`) beside the error.
+    std::fs::write(
+        dir.join("site/public/info.xml"),
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n<url><loc>https://www.example.com/old</loc><lastmod>1980-01-01</lastmod></url>\n</urlset>\n",
+    )
+    .unwrap();
+    let o = run_in(&dir, &["check", "--format", "junit", "site/public"]);
+    let out = String::from_utf8(o.stdout).unwrap();
+    let doc = parse_xml(&out);
+    let root = doc.root_element();
+    let suite = |name: &str| {
+        root.children()
+            .find(|n| n.attribute("name") == Some(name))
+            .unwrap_or_else(|| panic!("no suite {name}: {out}"))
+    };
+    let info = suite("site/public/info.xml");
+    assert!(info.attribute("tests").unwrap().parse::<usize>().unwrap() >= 1);
+    assert_eq!(info.attribute("failures"), Some("0"), "{out}");
+    assert!(!info.descendants().any(|n| n.has_tag_name("failure")));
+    let out_text: String = info
+        .descendants()
+        .filter(|n| n.has_tag_name("system-out"))
+        .filter_map(|n| n.text())
+        .collect();
+    assert!(out_text.contains("info: "), "the info is shown: {out}");
+    assert_eq!(
+        suite("site/public/sitemap.xml").attribute("failures"),
+        Some("1")
+    );
+    assert_eq!(root.attribute("failures"), Some("1"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `files` sitemaps of 1,000 entries, each entry with an error (`priority-invalid`), a warning
+/// (`loc-fragment`) and an info (`lastmod-before-1990`): 3,000 findings a file, 1,000 per rule (the
+/// most a rule reports in one file), plus one `lastmod-all-identical` info a file.
+fn many_findings(dir: &Path, files: usize) {
+    for f in 0..files {
+        let body: String = (0..1000)
+            .map(|i| format!("<url><loc>https://www.example.com/{f}/{i}#top</loc><lastmod>1980-01-01</lastmod><priority>2.0</priority></url>\n"))
+            .collect();
+        std::fs::write(
+            dir.join(format!("sitemap-{f:02}.xml")),
+            format!("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n{body}</urlset>\n"),
+        )
+        .unwrap();
+    }
+}
+
+#[test]
+fn sarif_keeps_at_most_25000_results_errors_first_and_says_what_it_left_out() {
+    let dir =
+        std::env::temp_dir().join(format!("sitemap-lint-formats-{}-many", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    many_findings(&dir, 10);
+    // 30,010 findings: 10,000 errors, 10,000 warnings, 10,010 infos.
+    let o = run_in(&dir, &["check", "--format", "json", "--statistics", "."]);
+    let stats: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let total: u64 = stats
+        .as_array()
+        .map(|a| a.iter().map(|r| r["count"].as_u64().unwrap()).sum())
+        .unwrap_or_else(|| panic!("{stats}"));
+    assert_eq!(total, 30_010, "{stats}");
+    let o = run_in(&dir, &["check", "--format", "sarif", "."]);
+    assert_eq!(o.status.code(), Some(1));
+    let sarif = String::from_utf8(o.stdout).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&sarif).unwrap();
+    let run = &v["runs"][0];
+    let results = run["results"].as_array().unwrap();
+    assert_eq!(results.len(), 25_000);
+    let count = |level: &str| results.iter().filter(|r| r["level"] == level).count();
+    assert_eq!(count("error"), 10_000, "every error is kept");
+    assert_eq!(count("warning"), 10_000, "then every warning");
+    assert_eq!(count("note"), 5_000, "then infos, up to the limit");
+    // In report order: by file, then position.
+    let keys: Vec<(String, u64)> = results
+        .iter()
+        .map(|r| {
+            let l = &r["locations"][0]["physicalLocation"];
+            (
+                l["artifactLocation"]["uri"].as_str().unwrap().to_string(),
+                l["region"]["startLine"].as_u64().unwrap() * 1_000_000
+                    + l["region"]["startColumn"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert!(
+        keys.windows(2).all(|w| w[0] <= w[1]),
+        "results stay in report order"
+    );
+    let notes = run["invocations"][0]["toolExecutionNotifications"]
+        .as_array()
+        .unwrap();
+    assert_eq!(notes.len(), 1);
+    let text = notes[0]["message"]["text"].as_str().unwrap();
+    assert!(
+        text.starts_with("5010 of 30010 results were left out (5010 infos)"),
+        "{text}"
+    );
+    assert!(text.contains("25000"), "{text}");
+    if let Some(tool) = sarif_multitool() {
+        let problems = multitool_problems(&tool, &dir, "many.sarif", &sarif);
+        assert!(problems.is_empty(), "{problems:#?}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Parses XML with roxmltree and returns the document's text for queries.
@@ -636,6 +865,9 @@ fn multitool_problems(tool: &Path, dir: &Path, name: &str, sarif: &str) -> Vec<S
             "Sarif;Gh",
             "--level",
             "Error;Warning",
+            // The 25,000-result log is about 30 MB; the default limit is 10 MB.
+            "--max-file-size-in-kb",
+            "102400",
             "--output",
         ])
         .arg(&output)

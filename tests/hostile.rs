@@ -5,7 +5,7 @@
 //! Wall time and peak memory (VmHWM from /proc) are measured with [`support::measure`], which
 //! catches the binary right after it finished the hostile inputs. Tests that measure run one at a
 //! time (see [`heavy`]) so that they do not disturb each other's timings. Bounds are for the debug
-//! binary `cargo test` builds; README ("Safety and limits") has the release figures.
+//! binary `cargo test` builds; docs/safety.md has the release figures.
 #![cfg(target_os = "linux")]
 
 mod support;

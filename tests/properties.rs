@@ -71,7 +71,10 @@ fn library_properties(name: &str, bytes: &[u8]) -> Result<(), TestCaseError> {
                 format,
                 std::slice::from_ref(&report),
                 &mut out,
-                RenderOptions { color: true },
+                RenderOptions {
+                    color: true,
+                    ..RenderOptions::default()
+                },
             )
             .unwrap();
             validate(format_name, &out, &report)

@@ -51,7 +51,10 @@ fuzz_target!(|data: &[u8]| {
         format,
         std::slice::from_ref(&report),
         &mut out,
-        RenderOptions { color: true },
+        RenderOptions {
+            color: true,
+            ..RenderOptions::default()
+        },
     )
     .expect("rendering to a Vec cannot fail");
     if matches!(format, Format::Json | Format::Sarif | Format::Gitlab) {

@@ -16,8 +16,9 @@ use std::thread;
 use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
 use sitemap_lint::pipeline::files::{self, describe_io, AtomicFile, FileId};
+use sitemap_lint::pipeline::model::Kind;
 use sitemap_lint::render::{self, statistics::Statistics, Checked, Format, RenderOptions, Summary};
-use sitemap_lint::site_set::{SetCheck, Site};
+use sitemap_lint::site_set::{sniff_root, SetCheck, Site};
 use sitemap_lint::{check_bytes, pipeline::input, rules, FileReport, Settings, Severity};
 
 mod discover;
@@ -25,7 +26,7 @@ mod walk;
 
 use discover::Discovery;
 use sitemap_lint::config::{self as cfg, Override, Selector};
-use walk::{Excludes, Source, Target};
+use walk::{Collected, Excludes, Source, Target};
 
 /// Exit status: no errors (warnings allowed).
 const EXIT_OK: u8 = 0;
@@ -160,9 +161,17 @@ enum ConfigFormat {
 #[derive(clap::Args)]
 struct CheckArgs {
     /// Files or directories to check; `-` reads stdin. Directories are searched for `*.xml` and
-    /// `*.xml.gz`, honouring .gitignore and skipping hidden entries and symlinks. Without paths,
-    /// the current directory is searched.
+    /// `*.xml.gz`, honouring the .gitignore files in them (not those above a named directory) and
+    /// skipping hidden entries, symlinks and XML files that are not sitemaps (feeds). Without
+    /// paths, the current directory is searched.
     paths: Vec<PathBuf>,
+    /// Read no ignore files (.gitignore, .ignore, git's excludes) while walking directories
+    #[arg(long)]
+    no_ignore: bool,
+    /// List the files a walk skipped (XML that is not a sitemap, sitemaps hidden by ignore
+    /// files) on stderr
+    #[arg(short, long)]
+    verbose: bool,
     /// Output format
     #[arg(long, visible_alias = "output-format", value_enum, default_value_t = FormatArg::Human)]
     format: FormatArg,
@@ -249,7 +258,7 @@ fn parse_now(value: &str) -> Result<i64, String> {
 enum FormatArg {
     /// rustc-style diagnostics with the offending text underlined
     Human,
-    /// the versioned JSON document (see README)
+    /// the versioned JSON document (see docs/formats.md)
     Json,
     /// one line per finding: `path:line:col: severity: message [rule]`
     Concise,
@@ -395,6 +404,7 @@ fn check(args: CheckArgs, stdout: &mut dyn Write) -> io::Result<u8> {
         &excludes,
         Some(&config_excludes),
         args.force_exclude,
+        args.no_ignore,
         &cwd,
     );
     // Each input's settings: its configuration file's, with the command-line overrides.
@@ -469,10 +479,22 @@ fn check(args: CheckArgs, stdout: &mut dyn Write) -> io::Result<u8> {
     let mut renderer: Box<dyn render::Renderer> = if args.statistics {
         Box::new(Statistics::new(format == Format::Json))
     } else {
-        render::renderer(format, RenderOptions { color })
+        render::renderer(
+            format,
+            RenderOptions {
+                color,
+                root: Some(walk::repo_root(&cwd)),
+            },
+        )
     };
 
-    let targets = collected.targets;
+    let (targets, collected_notes) = (
+        collected.targets,
+        Collected {
+            targets: Vec::new(),
+            ..collected
+        },
+    );
     if targets.iter().any(|t| t.source == Source::Stdin) && io::stdin().is_terminal() {
         eprintln!("sitemap-lint: reading a sitemap from stdin; paste it, then press Ctrl-D");
     }
@@ -490,7 +512,7 @@ fn check(args: CheckArgs, stdout: &mut dyn Write) -> io::Result<u8> {
     if settings.site_root.is_none() {
         settings.site_root = per_target.first().and_then(|s| s.site_root.clone());
     }
-    // Several files (or a site root) make a set: see `site_set` and README.
+    // Several files (or a site root) make a set: see `site_set` and docs/configuration.md.
     let set = SetRun::new(&targets, &mut settings);
     let mut set_check = set.check(&targets);
     // A file's settings are made where it is checked, on the checking thread, and dropped
@@ -502,14 +524,23 @@ fn check(args: CheckArgs, stdout: &mut dyn Write) -> io::Result<u8> {
         ..set.settings_for(i, &per_target[i], collect_set)
     };
     let work = |i: usize| check_target(&targets[i], &settings_of(i));
-    let weight = |r: &io::Result<Outcome>| r.as_ref().map_or(0, |o| o.size);
+    let weight = |r: &io::Result<Result<Outcome, String>>| match r {
+        Ok(Ok(o)) => o.size,
+        _ => 0,
+    };
+    // Walked files that are not sitemaps, with their root element's name.
+    let mut skipped: Vec<(usize, String)> = Vec::new();
     run_ordered(
         targets.len(),
         jobs,
         work,
         weight,
         |i, outcome| match outcome {
-            Ok(mut outcome) => {
+            Ok(Err(root)) => {
+                skipped.push((i, root));
+                Ok(())
+            }
+            Ok(Ok(mut outcome)) => {
                 internal_error |= outcome.report.internal_error();
                 if let Some(check) = &mut set_check {
                     let found = check.file(i, &outcome.report.site, &per_target[i]);
@@ -553,6 +584,28 @@ fn check(args: CheckArgs, stdout: &mut dyn Write) -> io::Result<u8> {
         },
     )?;
     let set_line = set_line(set_check.as_ref(), set.site.root_given);
+    let walk_line = walk_line(&collected_notes, &skipped, args.verbose, &targets);
+    // A walked directory whose XML files all turned out not to be sitemaps checked nothing:
+    // like an empty one, that is trouble (exit 2), not success.
+    for (d, dir) in collected_notes.dirs.iter().enumerate() {
+        let walked = targets.iter().filter(|t| t.walked == Some(d)).count();
+        let skipped_here = skipped
+            .iter()
+            .filter(|(i, _)| targets[*i].walked == Some(d))
+            .count();
+        if walked > 0 && walked == skipped_here {
+            out.flush()?;
+            eprintln!(
+                "sitemap-lint: error: no sitemaps found in directory `{dir}`: its {} not sitemaps",
+                if walked == 1 {
+                    "1 XML file is".to_string()
+                } else {
+                    format!("{walked} XML files are")
+                }
+            );
+            unreadable += 1;
+        }
+    }
     renderer.finish(&summary, out)?;
     out.flush()?;
     if let Some(file) = file_out {
@@ -578,6 +631,9 @@ fn check(args: CheckArgs, stdout: &mut dyn Write) -> io::Result<u8> {
         if let Some(set_line) = &set_line {
             line.push_str(&format!("; {set_line}"));
         }
+        if let Some(walk_line) = &walk_line {
+            line.push_str(&format!("; {walk_line}"));
+        }
         if unreadable > 0 {
             line.push_str(&format!(
                 "; {} could not be checked",
@@ -588,6 +644,11 @@ fn check(args: CheckArgs, stdout: &mut dyn Write) -> io::Result<u8> {
             line.push_str(&format!("; report written to {}", path.display()));
         }
         eprintln!("{line}");
+    } else if !collected_notes.ignored_sitemaps.is_empty() || collected_notes.ignored_search_cut {
+        // No summary line in this format: sitemaps left out still must not go unmentioned.
+        if let Some(walk_line) = &walk_line {
+            eprintln!("sitemap-lint: {walk_line}");
+        }
     }
     Ok(if unreadable > 0 || internal_error {
         EXIT_TROUBLE
@@ -671,6 +732,69 @@ fn set_line(check: Option<&SetCheck<'_>>, root_given: bool) -> Option<String> {
     })
 }
 
+/// What the walk and the check left out, for the summary line: `3 other XML files skipped (not
+/// sitemaps)`, `2 sitemap-named files hidden by ignore files (--no-ignore checks them)`,
+/// `1 text sitemap not checked (XML only)`. With `verbose`, each file is listed on stderr.
+fn walk_line(
+    notes: &Collected,
+    skipped: &[(usize, String)],
+    verbose: bool,
+    targets: &[Target],
+) -> Option<String> {
+    if verbose {
+        for (i, root) in skipped {
+            eprintln!(
+                "sitemap-lint: skipped `{}`: its root element `<{root}>` is not `<urlset>` or `<sitemapindex>`",
+                targets[*i].display
+            );
+        }
+        for path in &notes.ignored_sitemaps {
+            eprintln!(
+                "sitemap-lint: skipped `{path}`: hidden by an ignore file (--no-ignore checks it)"
+            );
+        }
+        for path in &notes.text_sitemaps {
+            eprintln!(
+                "sitemap-lint: skipped `{path}`: a text sitemap (only XML sitemaps are checked)"
+            );
+        }
+    }
+    let list = if verbose {
+        ""
+    } else {
+        ", --verbose lists them"
+    };
+    let mut parts = Vec::new();
+    if !skipped.is_empty() {
+        parts.push(format!(
+            "{} skipped (not sitemaps{list})",
+            render::plural(skipped.len(), "other XML file")
+        ));
+    }
+    let ignored = notes.ignored_sitemaps.len();
+    if ignored > 0 {
+        let first = &notes.ignored_sitemaps[0];
+        let more = if ignored > 1 { ", …" } else { "" };
+        parts.push(format!(
+            "{} hidden by ignore files (`{first}`{more}; --no-ignore checks them)",
+            render::plural(ignored, "sitemap-named file")
+        ));
+    }
+    if notes.ignored_search_cut {
+        parts.push(format!(
+            "the search of ignored folders for sitemaps stopped after {} entries (--no-ignore checks everything)",
+            walk::IGNORED_SEARCH_BUDGET
+        ));
+    }
+    if !notes.text_sitemaps.is_empty() {
+        parts.push(format!(
+            "{} not checked (only XML sitemaps are{list})",
+            render::plural(notes.text_sitemaps.len(), "text sitemap")
+        ));
+    }
+    (!parts.is_empty()).then(|| parts.join("; "))
+}
+
 /// A checked input.
 struct Outcome {
     report: FileReport,
@@ -681,8 +805,10 @@ struct Outcome {
 }
 
 /// Reads and checks one target. I/O problems (missing, unreadable, not a regular file) are
-/// returned as errors.
-fn check_target(target: &Target, settings: &Settings) -> io::Result<Outcome> {
+/// returned as errors. A file found by walking a directory whose root element is plainly not a
+/// sitemap's (an RSS or Atom feed, `browserconfig.xml`) is not checked: `Err` with the root's
+/// name. The root is sniffed from the bytes the check reads anyway, so this costs no I/O.
+fn check_target(target: &Target, settings: &Settings) -> io::Result<Result<Outcome, String>> {
     let bytes = match &target.source {
         Source::Stdin => input::load(io::stdin().lock(), settings.max_size)?,
         Source::File(path) => {
@@ -691,13 +817,19 @@ fn check_target(target: &Target, settings: &Settings) -> io::Result<Outcome> {
             input::load_file(&file, settings.max_size, meta.len(), settings.threads)?
         }
     };
+    if target.walked.is_some() {
+        let head = &bytes.data[..bytes.data.len().min(65_536)];
+        if let Some((Kind::Other, root)) = sniff_root(head) {
+            return Ok(Err(root.to_string()));
+        }
+    }
     let compressed = bytes.gzip;
     let size = bytes.data.len();
-    Ok(Outcome {
+    Ok(Ok(Outcome {
         report: check_bytes(&target.display, bytes, settings),
         compressed,
         size,
-    })
+    }))
 }
 
 /// Shared between the calling thread and the helpers of [`run_ordered`].

@@ -6,6 +6,19 @@
 //! on the command line is checked whatever its name. `--exclude` globs apply to walked entries,
 //! and to named paths (and the `--stdin-filename`) only with `--force-exclude`.
 //!
+//! The ignore rule that fits build folders (see docs/configuration.md, "Which files are checked"):
+//! - a directory named on the command line is walked whatever ignore files say about it, and the
+//!   ignore files of the directories above it do not apply inside it: `check public/` checks the
+//!   sitemaps a generator writes there even though the repository ignores them;
+//! - the ignore files in the named directory and below it apply: `check .` at a repository root
+//!   does not descend into ignored `node_modules/`, `target/` or `public/`;
+//! - a sitemap-named file (`*sitemap*.xml`, `*sitemap*.xml.gz`, `*sitemap*.txt`) that the ignore
+//!   files hide is never skipped silently: a second, name-only pass finds it and the summary
+//!   names it with the flag that includes it (`--no-ignore`, which turns ignore files off).
+//!
+//! Walked files that turn out not to be sitemaps (RSS and Atom feeds, `browserconfig.xml`) are
+//! skipped by the check, which sniffs their root element (see [`Target::walked`]).
+//!
 //! A symlink named on the command line is read through; it is shown as given, but its repository
 //! path (used by the code-host formats, which cannot show symlinks) is the file it points to.
 //!
@@ -30,8 +43,12 @@ pub struct Target {
     /// As given on the command line (or found below a given directory), `/`-separated, without a
     /// leading `./`; the `--stdin-filename` for stdin.
     pub display: String,
-    /// Relative to the current directory, normalised, `/`-separated (absolute when outside it).
+    /// Relative to the repository root (see [`repo_root`]), normalised, `/`-separated (absolute
+    /// when outside it): what code hosts (SARIF, GitHub, GitLab) locate findings by.
     pub repo_path: String,
+    /// Found by walking the directory `Collected::dirs[n]`: such a file is skipped, not
+    /// reported, when its root element shows it is not a sitemap. `None` for a named file.
+    pub walked: Option<usize>,
 }
 
 /// What [`collect`] found.
@@ -43,7 +60,20 @@ pub struct Collected {
     pub problems: Vec<String>,
     /// Non-fatal notes, such as a malformed `.gitignore`.
     pub warnings: Vec<String>,
+    /// The directories walked, as given.
+    pub dirs: Vec<String>,
+    /// Sitemap-named XML files (`*sitemap*.xml[.gz]`) that ignore files kept out of the walk,
+    /// sorted: `--no-ignore` checks them.
+    pub ignored_sitemaps: Vec<String>,
+    /// Whether the search for [`Collected::ignored_sitemaps`] stopped at its budget of
+    /// [`IGNORED_SEARCH_BUDGET`] entries (a huge ignored `node_modules/`).
+    pub ignored_search_cut: bool,
+    /// Text sitemaps (`*sitemap*.txt`) met while walking, sorted: not checked (XML only).
+    pub text_sitemaps: Vec<String>,
 }
+
+/// How many entries the name-only search for ignored sitemaps looks at, at most, per run.
+pub const IGNORED_SEARCH_BUDGET: usize = 100_000;
 
 /// One `--exclude` glob.
 #[derive(Debug, Clone)]
@@ -138,6 +168,14 @@ pub fn is_sitemap_name(name: &str) -> bool {
     lower.ends_with(".xml") || lower.ends_with(".xml.gz")
 }
 
+/// Whether a file's name says it is a sitemap (`*sitemap*.xml`, `*sitemap*.xml.gz` or
+/// `*sitemap*.txt`, any case): such a file is never skipped without the summary saying so.
+pub fn is_sitemap_named(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    lower.contains("sitemap")
+        && (lower.ends_with(".xml") || lower.ends_with(".xml.gz") || lower.ends_with(".txt"))
+}
+
 /// The path as the user wrote it, with `/` separators and no leading `./`.
 pub fn display_name(path: &Path) -> String {
     let s = path.to_string_lossy().replace('\\', "/");
@@ -166,15 +204,31 @@ pub fn repo_path(cwd: &Path, path: &Path) -> String {
     shown.to_string_lossy().replace('\\', "/")
 }
 
-/// For a symlink, the [`repo_path`] of the file it resolves to (relative to the resolved current
-/// directory); `None` for anything else.
-fn resolved_repo_path(cwd: &Path, path: &Path) -> Option<String> {
+/// The directory paths for code hosts are relative to: the root of the git repository holding
+/// `cwd` (the nearest directory, `cwd` or above, with a `.git` directory or file), so that a run
+/// from a subdirectory still names files as the repository does; else `cwd`. Absolute.
+pub fn repo_root(cwd: &Path) -> PathBuf {
+    let cwd = normalise(cwd);
+    cwd.ancestors()
+        .find(|dir| dir.join(".git").exists())
+        .unwrap_or(&cwd)
+        .to_path_buf()
+}
+
+/// `path` (relative to `cwd`) as a path relative to `root` (see [`repo_path`]).
+fn rooted_path(root: &Path, cwd: &Path, path: &Path) -> String {
+    repo_path(root, &normalise(&cwd.join(path)))
+}
+
+/// For a symlink, the path relative to `root` of the file it resolves to (both resolved);
+/// `None` for anything else.
+fn resolved_repo_path(root: &Path, path: &Path) -> Option<String> {
     let meta = std::fs::symlink_metadata(path).ok()?;
     if !meta.file_type().is_symlink() {
         return None;
     }
     let target = std::fs::canonicalize(path).ok()?;
-    let base = std::fs::canonicalize(cwd).ok()?;
+    let base = std::fs::canonicalize(root).ok()?;
     Some(repo_path(&base, &target))
 }
 
@@ -198,16 +252,19 @@ pub fn normalise(path: &Path) -> PathBuf {
 /// Resolves the command-line paths (`-` is stdin; none means `.`) into sorted, de-duplicated
 /// targets. Directories are walked; anything else given is a target even if it is missing or
 /// special, so that the check reports it in its place. `extra` excludes like `excludes` does.
+/// With `no_ignore`, ignore files (`.gitignore`, `.ignore`, git's excludes) are not read.
 pub fn collect(
     paths: &[PathBuf],
     stdin_name: &str,
     excludes: &Excludes,
     extra: Option<&ExtraExclude>,
     force_exclude: bool,
+    no_ignore: bool,
     cwd: &Path,
 ) -> Collected {
     let extra_says = |path: &Path, is_dir: bool| extra.is_some_and(|f| f(path, is_dir));
     let mut found = Collected::default();
+    let root = repo_root(cwd);
     let default = [PathBuf::from(".")];
     let paths = if paths.is_empty() {
         &default[..]
@@ -231,7 +288,8 @@ pub fn collect(
             found.targets.push(Target {
                 source: Source::Stdin,
                 display: stdin_name.to_string(),
-                repo_path: repo,
+                repo_path: rooted_path(&root, cwd, Path::new(stdin_name)),
+                walked: None,
             });
             continue;
         }
@@ -242,52 +300,160 @@ pub fn collect(
         }
         if is_dir {
             let before = found.targets.len();
-            walk(path, excludes, extra, cwd, &mut found);
+            let ignored_before = found.ignored_sitemaps.len();
+            let filter = entry_filter(excludes, extra, cwd);
+            walk(path, &filter, no_ignore, (&root, cwd), &mut found);
+            if !no_ignore {
+                let seen: std::collections::HashSet<&str> = found.targets[before..]
+                    .iter()
+                    .map(|t| t.display.as_str())
+                    .collect();
+                let hidden = find_ignored_sitemaps(path, &filter, &seen);
+                found.ignored_sitemaps.extend(hidden.xml);
+                found.text_sitemaps.extend(hidden.text);
+                found.ignored_search_cut |= hidden.cut;
+            }
             if found.targets.len() == before {
                 // Nothing checked is not the same as nothing wrong: say so (exit 2).
+                let ignored = found.ignored_sitemaps.len() - ignored_before;
+                let hint = if ignored > 0 {
+                    format!(
+                        "; ignore files hide {} in it (`--no-ignore` checks them)",
+                        plural(ignored, "sitemap-named file")
+                    )
+                } else {
+                    String::new()
+                };
                 found.problems.push(format!(
-                    "no sitemap files (`*.xml`, `*.xml.gz`) found in directory `{}`",
+                    "no sitemap files (`*.xml`, `*.xml.gz`) found in directory `{}`{hint}",
                     display_name(path)
                 ));
             }
         } else {
             // Code hosts cannot show a finding on a symlink: name the file it points to.
-            let repo = resolved_repo_path(cwd, path).unwrap_or(repo);
+            let repo =
+                resolved_repo_path(&root, path).unwrap_or_else(|| rooted_path(&root, cwd, path));
             found.targets.push(Target {
                 source: Source::File(path.clone()),
                 display: display_name(path),
                 repo_path: repo,
+                walked: None,
             });
         }
     }
-    found.targets.sort_by(|a, b| a.display.cmp(&b.display));
+    // A file both named and found by a walk is a named file: it is checked whatever it holds.
+    found.targets.sort_by(|a, b| {
+        (a.display.as_str(), a.walked.is_some()).cmp(&(b.display.as_str(), b.walked.is_some()))
+    });
     found.targets.dedup_by(|a, b| a.display == b.display);
+    for list in [&mut found.ignored_sitemaps, &mut found.text_sitemaps] {
+        list.sort();
+        list.dedup();
+    }
     found
 }
 
+fn plural(n: usize, word: &str) -> String {
+    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
+}
+
+/// The per-entry filter of a walk: `--exclude` and the configuration's excludes.
+type EntryFilter = Option<Arc<dyn Fn(&ignore::DirEntry) -> bool + Send + Sync>>;
+
+fn entry_filter(excludes: &Excludes, extra: Option<&ExtraExclude>, cwd: &Path) -> EntryFilter {
+    if excludes.is_empty() && extra.is_none() {
+        return None;
+    }
+    let filter_cwd = cwd.to_path_buf();
+    let excludes = excludes.clone();
+    let extra = extra.cloned();
+    Some(Arc::new(move |e: &ignore::DirEntry| {
+        let is_dir = e.file_type().is_some_and(|t| t.is_dir());
+        // The path is spelled out for `--exclude` only when there is one (the walk's
+        // per-entry cost on a directory of 1,000 sitemaps).
+        e.depth() == 0
+            || !((!excludes.is_empty()
+                && excludes.matches(&repo_path(&filter_cwd, e.path()), is_dir))
+                || extra.as_ref().is_some_and(|f| f(e.path(), is_dir)))
+    }))
+}
+
+/// A walker over `dir` that skips hidden entries, follows no symlinks and applies `filter`.
+fn walker(dir: &Path, filter: &EntryFilter) -> ignore::WalkBuilder {
+    let mut builder = ignore::WalkBuilder::new(dir);
+    builder
+        .standard_filters(false)
+        .hidden(true)
+        .follow_links(false);
+    if let Some(filter) = filter {
+        let filter = filter.clone();
+        builder.filter_entry(move |e| filter(e));
+    }
+    builder
+}
+
+/// What ignore files hid below a directory, by [`find_ignored_sitemaps`].
+struct Hidden {
+    /// Sitemap-named XML files.
+    xml: Vec<String>,
+    /// Text sitemaps (`*sitemap*.txt`), whether hidden or not.
+    text: Vec<String>,
+    /// The search stopped at [`IGNORED_SEARCH_BUDGET`] entries.
+    cut: bool,
+}
+
+/// The sitemap-named files below `dir` that a walk with ignore files did not yield (`seen`
+/// holds the display names it did), by a name-only walk without ignore files.
+fn find_ignored_sitemaps(
+    dir: &Path,
+    filter: &EntryFilter,
+    seen: &std::collections::HashSet<&str>,
+) -> Hidden {
+    let mut hidden = Hidden {
+        xml: Vec::new(),
+        text: Vec::new(),
+        cut: false,
+    };
+    for (n, entry) in walker(dir, filter).build().enumerate() {
+        if n >= IGNORED_SEARCH_BUDGET {
+            hidden.cut = true;
+            break;
+        }
+        let Ok(e) = entry else { continue };
+        let name = e.file_name().to_string_lossy();
+        if !e.file_type().is_some_and(|t| t.is_file()) || !is_sitemap_named(&name) {
+            continue;
+        }
+        let shown = display_name(e.path());
+        if !is_sitemap_name(&name) {
+            hidden.text.push(shown);
+        } else if !seen.contains(shown.as_str()) {
+            hidden.xml.push(shown);
+        }
+    }
+    hidden
+}
+
+/// Walks `dir`; `(root, cwd)` are the repository root and the current directory.
 fn walk(
     dir: &Path,
-    excludes: &Excludes,
-    extra: Option<&ExtraExclude>,
-    cwd: &Path,
+    filter: &EntryFilter,
+    no_ignore: bool,
+    (root, cwd): (&Path, &Path),
     found: &mut Collected,
 ) {
-    let filter_cwd = cwd.to_path_buf();
-    let mut builder = ignore::WalkBuilder::new(dir);
-    builder.standard_filters(true).follow_links(false);
-    if !excludes.is_empty() || extra.is_some() {
-        let excludes = excludes.clone();
-        let extra = extra.cloned();
-        builder.filter_entry(move |e| {
-            let is_dir = e.file_type().is_some_and(|t| t.is_dir());
-            // The path is spelled out for `--exclude` only when there is one (the walk's
-            // per-entry cost on a directory of 1,000 sitemaps).
-            e.depth() == 0
-                || !((!excludes.is_empty()
-                    && excludes.matches(&repo_path(&filter_cwd, e.path()), is_dir))
-                    || extra.as_ref().is_some_and(|f| f(e.path(), is_dir)))
-        });
-    }
+    let mut builder = walker(dir, filter);
+    // The named directory's own ignore files and those below it apply; those of the
+    // directories above it do not (see the module's documentation).
+    let use_ignore = !no_ignore;
+    builder
+        .ignore(use_ignore)
+        .git_ignore(use_ignore)
+        .git_exclude(use_ignore)
+        .git_global(use_ignore)
+        .parents(false);
+    let dir_index = found.dirs.len();
+    found.dirs.push(display_name(dir));
     for entry in builder.build() {
         match entry {
             Ok(e) => {
@@ -295,13 +461,17 @@ fn walk(
                     found.warnings.push(describe_walk_error(err));
                 }
                 let is_file = e.file_type().is_some_and(|t| t.is_file());
-                if is_file && is_sitemap_name(&e.file_name().to_string_lossy()) {
+                let name = e.file_name().to_string_lossy();
+                if is_file && is_sitemap_name(&name) {
                     let path = e.into_path();
                     found.targets.push(Target {
                         display: display_name(&path),
-                        repo_path: repo_path(cwd, &path),
+                        repo_path: rooted_path(root, cwd, &path),
                         source: Source::File(path),
+                        walked: Some(dir_index),
                     });
+                } else if is_file && is_sitemap_named(&name) {
+                    found.text_sitemaps.push(display_name(e.path()));
                 }
             }
             Err(err) => found

@@ -29,7 +29,7 @@ pub struct Human {
 
 impl Renderer for Human {
     fn file(&mut self, file: &Checked<'_>, out: &mut dyn Write) -> io::Result<()> {
-        render_file(file.report, out, self.options)
+        render_file(file.report, out, self.options.clone())
     }
 
     fn finish(&mut self, _summary: &Summary, _out: &mut dyn Write) -> io::Result<()> {

@@ -1,13 +1,15 @@
 //! The `--format junit` renderer: JUnit XML as CI servers read it (GitLab `artifacts: reports: junit:`, Jenkins).
 //!
-//! `<testsuites>` holds one `<testsuite>` per checked file; every finding is a `<testcase>` with a
-//! `<failure>` (warnings and infos too, as ESLint's and ruff's JUnit output do; `type` tells the
-//! severity), and a file without findings is one passing `<testcase>`. The totals go into the
+//! `<testsuites>` holds one `<testsuite>` per checked file; every finding is a `<testcase>`: an
+//! error or a warning with a `<failure>` (as ESLint's and ruff's JUnit output do; `type` tells the
+//! severity), an info a passing one with the finding in `<system-out>` (an info is not a failure:
+//! it must not turn a CI test report red), and a file without findings is one passing `<testcase>`. The totals go into the
 //! opening tag, so the (small) per-file output is kept until the end; source text is not.
 
 use std::io::{self, Write};
 
 use crate::render::{concise, xml_escape, xml_text, Checked, Renderer, Summary};
+use crate::Severity;
 
 /// Test suites collected as text, written at the end.
 #[derive(Default)]
@@ -22,10 +24,15 @@ impl Renderer for Junit {
         let name = xml_escape(file.source().name());
         let n = file.diagnostics().len();
         let tests = n.max(1);
+        let failures = file
+            .diagnostics()
+            .iter()
+            .filter(|d| d.severity != Severity::Info)
+            .count();
         self.tests += tests;
-        self.failures += n;
+        self.failures += failures;
         self.suites.push_str(&format!(
-            "  <testsuite name=\"{name}\" tests=\"{tests}\" failures=\"{n}\" errors=\"0\" skipped=\"0\">\n"
+            "  <testsuite name=\"{name}\" tests=\"{tests}\" failures=\"{failures}\" errors=\"0\" skipped=\"0\">\n"
         ));
         if n == 0 {
             self.suites.push_str(&format!(
@@ -39,15 +46,19 @@ impl Renderer for Junit {
                 body.push_str("\nhelp: ");
                 body.push_str(help);
             }
+            let outcome = if d.severity == Severity::Info {
+                format!("<system-out>{}</system-out>", xml_text(&body))
+            } else {
+                format!(
+                    "<failure message=\"{}\" type=\"{}\">{}</failure>",
+                    xml_escape(&d.message),
+                    d.severity,
+                    xml_text(&body),
+                )
+            };
             self.suites.push_str(&format!(
-                "    <testcase name=\"{} at {}:{}\" classname=\"{name}\" file=\"{name}\" line=\"{}\">\n      <failure message=\"{}\" type=\"{}\">{}</failure>\n    </testcase>\n",
-                d.rule.name,
-                p.line,
-                p.column,
-                p.line,
-                xml_escape(&d.message),
-                d.severity,
-                xml_text(&body),
+                "    <testcase name=\"{} at {}:{}\" classname=\"{name}\" file=\"{name}\" line=\"{}\">\n      {outcome}\n    </testcase>\n",
+                d.rule.name, p.line, p.column, p.line,
             ));
         }
         self.suites.push_str("  </testsuite>\n");

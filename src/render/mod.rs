@@ -30,7 +30,7 @@ pub mod statistics;
 pub enum Format {
     /// rustc-style diagnostics with the offending text underlined (default).
     Human,
-    /// The versioned JSON document described in README ("JSON output").
+    /// The versioned JSON document described in docs/formats.md ("JSON output").
     Json,
     /// One line per finding, `path:line:col: severity: message [rule]` (GNU style, never coloured).
     Concise,
@@ -47,10 +47,12 @@ pub enum Format {
 }
 
 /// Options that affect rendering.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct RenderOptions {
     /// Emit ANSI colour codes (human format only).
     pub color: bool,
+    /// The absolute directory repository paths are relative to (SARIF `%SRCROOT%`).
+    pub root: Option<std::path::PathBuf>,
 }
 
 /// Totals over all files.
@@ -192,7 +194,7 @@ pub fn renderer(format: Format, options: RenderOptions) -> Box<dyn Renderer> {
         Format::Human => Box::new(human::Human { options }),
         Format::Json => Box::new(json::Json::default()),
         Format::Concise => Box::new(concise::Concise),
-        Format::Sarif => Box::new(sarif::Sarif::default()),
+        Format::Sarif => Box::new(sarif::Sarif::new(options.root.as_deref())),
         Format::Github => Box::new(github::Github::default()),
         Format::Gitlab => Box::new(gitlab::Gitlab::default()),
         Format::Junit => Box::new(junit::Junit::default()),
@@ -263,11 +265,14 @@ pub fn xml_text(s: &str) -> String {
 /// Stable fingerprints for the findings of one file (SARIF `partialFingerprints`, GitLab
 /// `fingerprint`).
 ///
-/// A fingerprint is SHA-256 over the rule, the repository path, the text of the primary span with
-/// up to [`FINGERPRINT_CONTEXT`] characters on each side on its line (whitespace collapsed), and
-/// the occurrence number of that combination in the file. Line numbers are left out, so editing
-/// lines above a finding keeps its fingerprint; the occurrence number keeps identical findings
-/// apart. The same input always gives the same fingerprints, on every platform.
+/// A fingerprint is SHA-256 over the rule, the repository path, the `<loc>` of the entry (`<url>`
+/// or `<sitemap>`) the finding lies in, the text of the primary span with up to
+/// [`FINGERPRINT_CONTEXT`] characters on each side on its line (whitespace collapsed), and the
+/// occurrence number of that combination in the file. Line numbers are left out, so editing lines
+/// above a finding keeps its fingerprint; the entry's `<loc>` keeps it when entries with the same
+/// problem are inserted above (the occurrence number then counts only within one entry, where it
+/// keeps identical findings apart). The same input always gives the same fingerprints, on every
+/// platform.
 #[derive(Default)]
 pub struct Fingerprints {
     seen: HashMap<[u8; 32], u32>,
@@ -300,10 +305,12 @@ impl Fingerprints {
         let context = collapse_whitespace(&format!("{before}\u{1}{inside}\u{1}{after}"));
 
         let mut key = Sha256::new();
-        key.update(b"sitemap-lint/v1\0");
+        key.update(b"sitemap-lint/v2\0");
         key.update(d.rule.name.as_bytes());
         key.update(b"\0");
         key.update(repo_path.as_bytes());
+        key.update(b"\0");
+        key.update(entry_loc(text, span.start).unwrap_or("").as_bytes());
         key.update(b"\0");
         key.update(context.as_bytes());
         let key: [u8; 32] = key.finalize().into();
@@ -315,6 +322,77 @@ impl Fingerprints {
         h.update(n.to_string().as_bytes());
         hex(&h.finalize()[..16])
     }
+}
+
+/// How far before a finding the start of its entry is looked for, and how far after it the
+/// entry's `<loc>`: an entry's text is far shorter, and the search stays linear in the findings.
+const ENTRY_WINDOW: usize = 64 * 1024;
+
+/// The trimmed `<loc>` text of the `<url>` or `<sitemap>` entry that `at` lies in (any namespace
+/// prefix), found in the text around it; `None` outside an entry or when the entry has no `<loc>`
+/// within [`ENTRY_WINDOW`] bytes.
+pub fn entry_loc(text: &str, at: usize) -> Option<&str> {
+    let at = at.min(text.len());
+    let mut floor = at.saturating_sub(ENTRY_WINDOW);
+    while !text.is_char_boundary(floor) {
+        floor += 1;
+    }
+    let mut ceil = at.saturating_add(ENTRY_WINDOW).min(text.len());
+    while !text.is_char_boundary(ceil) {
+        ceil -= 1;
+    }
+    let mut at = at;
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    // The nearest entry start tag (`<url>`, `<url `, `<sm:sitemap>`…) before `at`.
+    let before = &text[floor..at];
+    let is_entry_tag = |tag: &str, closing: bool| {
+        let tag = if closing {
+            tag.strip_prefix('/')
+        } else {
+            Some(tag)
+        };
+        let Some(tag) = tag else { return false };
+        let name_end = tag
+            .find(|c: char| c.is_whitespace() || c == '>' || c == '/')
+            .unwrap_or(tag.len());
+        let local = tag[..name_end].rsplit(':').next().unwrap_or("");
+        (local == "url" || local == "sitemap") && name_end < tag.len()
+    };
+    let mut start = None;
+    for (i, _) in before.rmatch_indices('<') {
+        let tag = &before[i + 1..];
+        if is_entry_tag(tag, true) {
+            return None; // the last entry closed before `at`: not inside one
+        }
+        if is_entry_tag(tag, false) {
+            start = Some(floor + i);
+            break;
+        }
+    }
+    let start = start?;
+    let entry = &text[start..ceil];
+    // The entry ends at its closing tag; the `<loc>` is searched in it.
+    let end = entry[1..]
+        .match_indices('<')
+        .map(|(i, _)| i + 1)
+        .find(|&i| is_entry_tag(&entry[i + 1..], true) || is_entry_tag(&entry[i + 1..], false))
+        .unwrap_or(entry.len());
+    let entry = &entry[..end];
+    let mut rest = entry;
+    while let Some(i) = rest.find('<') {
+        rest = &rest[i + 1..];
+        let name_end = rest
+            .find(['>', ' ', '\t', '\n', '\r', '/'])
+            .unwrap_or(rest.len());
+        if rest[..name_end].rsplit(':').next() == Some("loc") && rest[name_end..].starts_with('>') {
+            let body = &rest[name_end + 1..];
+            let close = body.find('<').unwrap_or(body.len());
+            return Some(body[..close].trim());
+        }
+    }
+    None
 }
 
 fn collapse_whitespace(s: &str) -> String {
@@ -363,6 +441,46 @@ mod tests {
             "blank lines above do not matter"
         );
         assert_ne!(a, prints("t.xml", TWO_SPACES), "the path is part of it");
+    }
+
+    #[test]
+    fn fingerprints_follow_the_entry_when_entries_are_inserted_above() {
+        let entry = |loc: &str| {
+            format!("<url>\n<loc>https://www.example.com/{loc}</loc>\n<priority>2.0</priority>\n</url>\n")
+        };
+        let doc = |entries: &[&str]| {
+            let body: String = entries.iter().map(|l| entry(l)).collect();
+            format!("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n{body}</urlset>\n")
+        };
+        let a = prints("s.xml", &doc(&["a", "b"]));
+        assert_eq!(a.len(), 2, "one finding per entry");
+        assert_ne!(a[0], a[1]);
+        // An entry with the same problem inserted above: the old findings keep their prints (by
+        // occurrence number alone, both would have moved on by one).
+        let b = prints("s.xml", &doc(&["new", "a", "b"]));
+        assert_eq!(b.len(), 3);
+        assert_eq!(&b[1..], &a[..]);
+    }
+
+    #[test]
+    fn entry_loc_finds_the_enclosing_entry() {
+        let text = "<urlset><url><lastmod>x</lastmod><loc> https://a.example/ </loc></url>\
+                    <sm:url><loc>https://b.example/</loc><image:image/></sm:url></urlset>";
+        let at = |needle: &str| text.find(needle).unwrap();
+        assert_eq!(
+            entry_loc(text, at("x</lastmod>")),
+            Some("https://a.example/")
+        );
+        assert_eq!(
+            entry_loc(text, at("<image:image")),
+            Some("https://b.example/")
+        );
+        assert_eq!(entry_loc(text, at("<urlset>")), None);
+        assert_eq!(
+            entry_loc(text, at("</urlset>")),
+            None,
+            "after the last entry"
+        );
     }
 
     #[test]

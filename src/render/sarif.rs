@@ -7,11 +7,21 @@
 //! line and column (the end is the column after the last character), related locations for
 //! secondary labels, and a stable `partialFingerprints` entry (see [`Fingerprints`]).
 //!
-//! URIs are repository-relative (relative to the current directory) and percent-encoded;
-//! files outside it get absolute `file://` URIs. Findings in gzip-compressed files point at line 1
-//! (GitHub cannot show a region of a binary file) and name the decompressed line and column in
-//! the message. Output is streamed: results are written as files come.
+//! Every rule has a `helpUri`: its section of the generated rules document, `docs/rules.md`.
+//!
+//! URIs are relative to the repository root (the git repository holding the current directory,
+//! else the current directory), percent-encoded, with `uriBaseId` `%SRCROOT%`, which
+//! `originalUriBaseIds` defines as that root; files outside it get absolute `file://` URIs.
+//! Findings in gzip-compressed files point at line 1 (GitHub cannot show a region of a binary
+//! file) and name the decompressed line and column in the message.
+//!
+//! GitHub code scanning rejects a run with more than [`MAX_RESULTS`] results, so at most that
+//! many are kept: errors first, then warnings, then infos, each in report order; the run's
+//! invocation then carries a `toolExecutionNotifications` entry saying how many were left out.
+//! Results are therefore held (at most [`MAX_RESULTS`] of them, as serialized text) and written
+//! at the end, in report order.
 
+use std::collections::BinaryHeap;
 use std::io::{self, Write};
 use std::ops::Range;
 
@@ -26,7 +36,13 @@ use crate::Severity;
 pub const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 
 /// The key of our entry in `partialFingerprints` (versioned, so the scheme can change).
-pub const FINGERPRINT_KEY: &str = "sitemapLint/v1";
+pub const FINGERPRINT_KEY: &str = "sitemapLint/v2";
+
+/// The most results a run may hold: GitHub code scanning rejects runs with more.
+pub const MAX_RESULTS: usize = 25_000;
+
+/// The base URI id of repository-relative artifact URIs.
+pub const SRCROOT: &str = "%SRCROOT%";
 
 /// The tool's home page: the crate's `repository`, else its `homepage`, else its crates.io page.
 pub fn information_uri() -> &'static str {
@@ -61,6 +77,7 @@ struct ReportingDescriptor {
     name: Option<String>,
     short_description: Text,
     full_description: Text,
+    help_uri: String,
     help: Help,
     default_configuration: Configuration,
     properties: RuleProperties,
@@ -105,8 +122,8 @@ struct SarifResult {
 
 #[derive(Serialize)]
 struct Fingerprint {
-    #[serde(rename = "sitemapLint/v1")]
-    v1: String,
+    #[serde(rename = "sitemapLint/v2")]
+    v2: String,
 }
 
 #[derive(Serialize)]
@@ -127,8 +144,11 @@ struct PhysicalLocation {
 }
 
 #[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
 struct ArtifactLocation {
     uri: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    uri_base_id: Option<&'static str>,
 }
 
 #[derive(Serialize)]
@@ -204,6 +224,7 @@ fn descriptor(meta: &'static RuleMeta) -> ReportingDescriptor {
         full_description: Text {
             text: what_it_does(meta),
         },
+        help_uri: crate::docs::rule_url(meta.name),
         help: Help {
             text: docs.clone(),
             markdown: docs,
@@ -252,19 +273,48 @@ fn pretty<T: Serialize>(value: &T, indent: usize) -> io::Result<String> {
     Ok(s.replace('\n', &format!("\n{pad}")))
 }
 
-/// Streams one SARIF log with one run.
+/// One SARIF log with one run; results are held until [`Renderer::finish`] (see the module
+/// documentation).
 #[derive(Default)]
 pub struct Sarif {
-    started: bool,
-    results: usize,
+    /// The `file://` URI (ending in `/`) of the directory relative URIs are relative to.
+    root_uri: Option<String>,
+    /// The results kept, as (severity rank, report order, serialized result): a max-heap, so the
+    /// least important (the lowest severity, the latest) is dropped first past [`MAX_RESULTS`].
+    kept: BinaryHeap<(u8, usize, String)>,
+    /// Results seen, kept or not.
+    seen: usize,
+    /// Results left out, by severity rank (error, warning, info).
+    dropped: [usize; 3],
+}
+
+fn rank(s: Severity) -> u8 {
+    match s {
+        Severity::Error => 0,
+        Severity::Warning => 1,
+        Severity::Info => 2,
+    }
 }
 
 impl Sarif {
-    fn start(&mut self, out: &mut dyn Write) -> io::Result<()> {
-        if self.started {
-            return Ok(());
+    /// A renderer whose relative URIs are relative to `root` (an absolute directory).
+    pub fn new(root: Option<&std::path::Path>) -> Sarif {
+        Sarif {
+            root_uri: root.map(|r| {
+                let path = r.to_string_lossy().replace('\\', "/");
+                let path = path.trim_end_matches('/');
+                let path = if path.starts_with('/') {
+                    path.to_string()
+                } else {
+                    format!("/{path}")
+                };
+                format!("file://{}/", percent_encode_path(&path))
+            }),
+            ..Sarif::default()
         }
-        self.started = true;
+    }
+
+    fn write_head(&self, out: &mut dyn Write) -> io::Result<()> {
         let tool = Tool {
             driver: Driver {
                 name: env!("CARGO_PKG_NAME"),
@@ -276,8 +326,36 @@ impl Sarif {
         };
         write!(
             out,
-            "{{\n  \"$schema\": \"{SCHEMA}\",\n  \"version\": \"2.1.0\",\n  \"runs\": [\n    {{\n      \"tool\": {},\n      \"columnKind\": \"unicodeCodePoints\",\n      \"results\": [",
+            "{{\n  \"$schema\": \"{SCHEMA}\",\n  \"version\": \"2.1.0\",\n  \"runs\": [\n    {{\n      \"tool\": {},\n",
             pretty(&tool, 6)?
+        )?;
+        let left_out: usize = self.dropped.iter().sum();
+        let mut invocation = serde_json::json!({ "executionSuccessful": true });
+        if left_out > 0 {
+            let [e, w, i] = self.dropped;
+            let parts: Vec<String> = [(e, "error"), (w, "warning"), (i, "info")]
+                .into_iter()
+                .filter(|(n, _)| *n > 0)
+                .map(|(n, what)| crate::render::plural(n, what))
+                .collect();
+            invocation["toolExecutionNotifications"] = serde_json::json!([{
+                "level": "warning",
+                "descriptor": { "id": "results-truncated" },
+                "message": { "text": format!(
+                    "{left_out} of {} results were left out ({}): GitHub code scanning accepts at most {MAX_RESULTS} results in a run; errors were kept first. Run `sitemap-lint check` with another format to see them all",
+                    self.seen,
+                    parts.join(", ")
+                ) },
+            }]);
+        }
+        writeln!(out, "      \"invocations\": [{}],", pretty(&invocation, 6)?)?;
+        if let Some(root) = &self.root_uri {
+            let bases = serde_json::json!({ SRCROOT: { "uri": root } });
+            writeln!(out, "      \"originalUriBaseIds\": {},", pretty(&bases, 6)?)?;
+        }
+        write!(
+            out,
+            "      \"columnKind\": \"unicodeCodePoints\",\n      \"results\": ["
         )
     }
 
@@ -285,6 +363,7 @@ impl Sarif {
         PhysicalLocation {
             artifact_location: ArtifactLocation {
                 uri: artifact_uri(file.repo_path),
+                uri_base_id: (!file.repo_path.starts_with('/')).then_some(SRCROOT),
             },
             region: file.host_region(span).into(),
         }
@@ -292,8 +371,7 @@ impl Sarif {
 }
 
 impl Renderer for Sarif {
-    fn file(&mut self, file: &Checked<'_>, out: &mut dyn Write) -> io::Result<()> {
-        self.start(out)?;
+    fn file(&mut self, file: &Checked<'_>, _out: &mut dyn Write) -> io::Result<()> {
         let mut prints = Fingerprints::default();
         for d in file.diagnostics() {
             let mut text = format!("{}{}", d.message, file.decompressed_note(&d.primary.span));
@@ -333,19 +411,41 @@ impl Renderer for Sarif {
                     })
                     .collect(),
                 partial_fingerprints: Fingerprint {
-                    v1: prints.next(file.repo_path, file.source(), d),
+                    v2: prints.next(file.repo_path, file.source(), d),
                 },
             };
-            let sep = if self.results == 0 { "\n" } else { ",\n" };
-            write!(out, "{sep}        {}", pretty(&result, 8)?)?;
-            self.results += 1;
+            let rank = rank(d.severity);
+            let seq = self.seen;
+            self.seen += 1;
+            // Past the cap, a result that would be dropped at once is not serialized at all.
+            if self.kept.len() >= MAX_RESULTS
+                && self
+                    .kept
+                    .peek()
+                    .is_some_and(|top| (top.0, top.1) < (rank, seq))
+            {
+                self.dropped[usize::from(rank)] += 1;
+                continue;
+            }
+            self.kept.push((rank, seq, pretty(&result, 8)?));
+            if self.kept.len() > MAX_RESULTS {
+                if let Some((r, _, _)) = self.kept.pop() {
+                    self.dropped[usize::from(r)] += 1;
+                }
+            }
         }
         Ok(())
     }
 
     fn finish(&mut self, _summary: &Summary, out: &mut dyn Write) -> io::Result<()> {
-        self.start(out)?;
-        let close = if self.results == 0 { "" } else { "\n      " };
+        self.write_head(out)?;
+        let mut kept: Vec<(u8, usize, String)> = std::mem::take(&mut self.kept).into_vec();
+        kept.sort_unstable_by_key(|k| k.1);
+        for (n, (_, _, text)) in kept.iter().enumerate() {
+            let sep = if n == 0 { "\n" } else { ",\n" };
+            write!(out, "{sep}        {text}")?;
+        }
+        let close = if kept.is_empty() { "" } else { "\n      " };
         writeln!(out, "{close}]\n    }}\n  ]\n}}")
     }
 }

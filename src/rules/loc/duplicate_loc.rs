@@ -16,7 +16,7 @@ declare_rule! {
     /// percent-escapes (`%2f` = `%2F`). The path and query are compared exactly. Invalid URLs
     /// (`loc-invalid`) are not compared.
     ///
-    /// When several files are checked together (see "Checking a set of files" in README), a URL
+    /// When several files are checked together (see "Site checks" in docs/configuration.md), a URL
     /// listed in two sitemaps of the set is reported too, in the later file, naming the earlier.
     ///
     /// ## Why is this bad?

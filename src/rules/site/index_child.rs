@@ -12,7 +12,7 @@ declare_rule! {
     /// ## What it does
     /// Checks what the `<loc>` of a sitemap index points to. When the index's own URL is known
     /// (`--sitemap-url`), a child with that URL is reported: the index lists itself. When the
-    /// index and its children are checked together (see "Checking a set of files" in README),
+    /// index and its children are checked together (see "Site checks" in docs/configuration.md),
     /// a child that is itself a sitemap index is reported, so is an index that lists itself,
     /// and, with `--site-root DIR`, a child on the index's site whose file is missing under
     /// `DIR`.

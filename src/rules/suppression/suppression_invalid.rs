@@ -36,7 +36,7 @@ declare_rule! {
     /// ```
     ///
     /// ## References
-    /// - README, "Configuration", "Inline suppression"
+    /// - docs/configuration.md, "Inline suppression"
     /// - selene `invalid_lint_filter`; ruff `RUF102` (invalid rule code in `# noqa`)
     pub static META = {
         name: "suppression-invalid",

@@ -34,7 +34,7 @@ declare_rule! {
     /// ```
     ///
     /// ## References
-    /// - README, "Configuration", "Inline suppression"
+    /// - docs/configuration.md, "Inline suppression"
     /// - ruff `RUF100` (unused `noqa` directive)
     pub static META = {
         name: "unused-suppression",
