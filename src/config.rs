@@ -256,35 +256,50 @@ impl fmt::Display for ConfigError {
 
 impl std::error::Error for ConfigError {}
 
-/// 1-based line and column (in characters) of byte `offset` in `text`.
-fn position(text: &str, offset: usize) -> (usize, usize) {
+/// Where each line of `text` starts (byte offsets, the first 0).
+fn line_starts(text: &str) -> Vec<usize> {
+    std::iter::once(0)
+        .chain(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1))
+        .collect()
+}
+
+/// 1-based line and column (in characters) of byte `offset` in `text`, whose lines start at
+/// `starts` ([`line_starts`]): a binary search and a scan of one line, so that locating every
+/// entry of a long `exclude` list stays linear in the file's size.
+fn position(text: &str, starts: &[usize], offset: usize) -> (usize, usize) {
     let mut offset = offset.min(text.len());
     while !text.is_char_boundary(offset) {
         offset -= 1;
     }
-    let before = &text[..offset];
-    let line = before.matches('\n').count() + 1;
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    (line, before[line_start..].chars().count() + 1)
+    let line = starts.partition_point(|&s| s <= offset).max(1);
+    let line_start = starts[line - 1];
+    (line, text[line_start..offset].chars().count() + 1)
 }
+
+/// Globs an `exclude` list may hold: each is compiled (tens of microseconds and kilobytes each)
+/// and matched against every path walked, and real lists name a few folders.
+pub const MAX_EXCLUDES: usize = 1_000;
 
 struct Parser<'t> {
     path: &'t Path,
     text: &'t str,
+    /// [`line_starts`] of `text`.
+    starts: Vec<usize>,
 }
 
 impl Parser<'_> {
     fn error(&self, span: Range<usize>, message: String, help: Option<String>) -> ConfigError {
         ConfigError {
             path: self.path.to_path_buf(),
-            position: Some(position(self.text, span.start)),
+            position: Some(position(self.text, &self.starts, span.start)),
             message,
             help,
         }
     }
 
     fn line(&self, span: &Range<usize>) -> usize {
-        position(self.text, span.start).0
+        // The line only: counting the column's characters costs the line's length.
+        self.starts.partition_point(|&s| s <= span.start).max(1)
     }
 
     fn located<T>(&self, value: T, span: Range<usize>) -> Located<T> {
@@ -368,7 +383,11 @@ fn in_file_order<'a, 'i>(
 /// Parses the text of the configuration file at `path` (used in messages; relative `site-root`
 /// values are resolved against its folder, which must exist for `site-root` to be accepted).
 pub fn parse(path: &Path, text: &str) -> Result<Config, ConfigError> {
-    let p = Parser { path, text };
+    let p = Parser {
+        path,
+        text,
+        starts: line_starts(text),
+    };
     let table = DeTable::parse(text).map_err(|e| {
         let span = e.span().unwrap_or(0..0);
         let message = e.message().trim().replace('\n', "; ");
@@ -472,6 +491,13 @@ pub fn parse(path: &Path, text: &str) -> Result<Config, ConfigError> {
                         Some("write `exclude = [\"drafts\", \"old/**\"]`".into()),
                     ));
                 };
+                if let Some(item) = items.get(MAX_EXCLUDES) {
+                    return Err(p.error(
+                        item.span(),
+                        format!("more than {MAX_EXCLUDES} globs in `exclude`"),
+                        Some("each glob is compiled and matched against every path walked: exclude whole folders (`old/**`) or name patterns (`*-draft.xml`) instead of single files".into()),
+                    ));
+                }
                 for item in items {
                     let glob = p.string(
                         "exclude",
@@ -771,6 +797,12 @@ mod tests {
             .contains("1:15: `sitemap-url` is not an absolute http(s) URL"));
         assert!(err("exclude = \"drafts\"").contains("must be an array of globs"));
         assert!(err("exclude = [\"a[\"]").contains("1:12: invalid glob \"a[\""));
+        let many = format!("exclude = [\n{}]", "\"a\",\n".repeat(MAX_EXCLUDES + 1));
+        let e = err(&many);
+        assert!(
+            e.contains(&format!("{}:1: more than 1000 globs", MAX_EXCLUDES + 2)),
+            "{e}"
+        );
         assert!(err("preset = ").starts_with("dir/sitemap-lint.toml:1:"));
         assert!(err("site-root = \"no/such/dir\"").contains("is not a directory"));
     }

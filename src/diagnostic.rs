@@ -178,6 +178,24 @@ macro_rules! declare_rule {
     };
 }
 
+/// Labels one finding shows at most, its primary one included; [`Diagnostic::with_secondary`]
+/// counts the rest in a note, so that a value with millions of problems makes a readable finding
+/// in bounded memory.
+pub const MAX_LABELS: usize = 100;
+
+/// Characters of input a message quotes at most (see [`shown`]).
+pub const MAX_QUOTED: usize = 200;
+
+/// `text` as a message quotes it: whole up to [`MAX_QUOTED`] characters, else cut there and
+/// ended with `…`, so that a 26 MB element name or value is not copied into every message that
+/// names it. The one place messages shorten quoted input.
+pub fn shown(text: &str) -> std::borrow::Cow<'_, str> {
+    match text.char_indices().nth(MAX_QUOTED) {
+        None => std::borrow::Cow::Borrowed(text),
+        Some((cut, _)) => std::borrow::Cow::Owned(format!("{}…", &text[..cut])),
+    }
+}
+
 /// One finding. Rules build it with [`Diagnostic::new`]; the engine sets `severity`.
 #[derive(Debug, Clone)]
 pub struct Diagnostic {
@@ -193,6 +211,8 @@ pub struct Diagnostic {
     pub help: Option<String>,
     /// The edits that fix it, when the repair is certain enough to offer (see [`Fix`]).
     pub fix: Option<Fix>,
+    /// Secondary labels dropped beyond [`MAX_LABELS`], and the note that counts them.
+    unlabelled: Option<(usize, usize)>,
 }
 
 impl Diagnostic {
@@ -209,13 +229,16 @@ impl Diagnostic {
             notes: Vec::new(),
             help: None,
             fix: None,
+            unlabelled: None,
         }
     }
 
     /// The diagnostic of `rule` for a check's [`Finding`].
     pub fn from_finding(rule: &'static RuleMeta, finding: Finding) -> Self {
         let mut d = Diagnostic::new(rule, finding.range, finding.message).with_label(finding.label);
-        d.secondary = finding.labels;
+        for label in finding.labels {
+            d = d.with_secondary(label.span, label.message);
+        }
         d.help = finding.help;
         d.fix = finding.fix;
         d
@@ -233,12 +256,32 @@ impl Diagnostic {
         self
     }
 
-    /// A related place, labelled.
+    /// A related place, labelled; beyond [`MAX_LABELS`] labels it is only counted in a note.
     pub fn with_secondary(mut self, span: Range<usize>, message: impl Into<String>) -> Self {
-        self.secondary.push(Label {
-            span,
-            message: message.into(),
-        });
+        if self.secondary.len() + 1 < MAX_LABELS {
+            self.secondary.push(Label {
+                span,
+                message: message.into(),
+            });
+            return self;
+        }
+        let (count, note) = match self.unlabelled {
+            Some((count, note)) => (count + 1, note),
+            None => {
+                self.notes.push(String::new());
+                (1, self.notes.len() - 1)
+            }
+        };
+        self.unlabelled = Some((count, note));
+        if let Some(text) = self.notes.get_mut(note) {
+            use std::fmt::Write;
+            text.clear();
+            let _ = write!(
+                text,
+                "{count} more {} not labelled (at most {MAX_LABELS} labels per finding)",
+                if count == 1 { "place" } else { "places" }
+            );
+        }
         self
     }
 
@@ -261,5 +304,32 @@ impl Diagnostic {
 
     pub fn code(&self) -> &'static str {
         self.rule.name
+    }
+}
+
+#[cfg(test)]
+mod limit_tests {
+    use super::*;
+
+    #[test]
+    fn labels_are_capped_and_counted() {
+        let mut d = Diagnostic::new(&crate::rules::input::xml_syntax::META, 0..1, "m");
+        for i in 0..1_000 {
+            d = d.with_secondary(i..i + 1, "and this");
+        }
+        assert_eq!(d.secondary.len() + 1, MAX_LABELS);
+        assert_eq!(
+            d.notes,
+            ["901 more places not labelled (at most 100 labels per finding)"]
+        );
+    }
+
+    #[test]
+    fn quoted_text_is_cut_at_200_characters() {
+        assert_eq!(shown("short"), "short");
+        let exact = "é".repeat(MAX_QUOTED);
+        assert_eq!(shown(&exact), exact);
+        let long = "é".repeat(MAX_QUOTED + 1);
+        assert_eq!(shown(&long), format!("{}…", "é".repeat(MAX_QUOTED)));
     }
 }

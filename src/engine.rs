@@ -307,6 +307,17 @@ fn run(name: &str, bytes: Bytes, settings: &Settings, site: &mut FileSummary) ->
         }
     }
 
+    // Elements whose parsing costs the square of their attributes or namespaces are refused
+    // before either way of parsing (see `xml_limits`).
+    if let Some(e) = crate::pipeline::xml_limits::scan(text, prolog.skip) {
+        out.push(
+            Diagnostic::new(&r::input::xml_syntax::META, e.span, e.message)
+                .with_label("beyond the limit")
+                .with_help(e.help),
+        );
+        return (source, out, Vec::new());
+    }
+
     // A large file that parses in pieces is parsed and checked on several threads (see
     // `split`). Its text is laid out as the pieces in place meanwhile, so it is not held twice.
     let clean_prolog = prolog.blank.as_ref().is_none_or(|r| r.is_empty());

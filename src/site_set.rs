@@ -14,13 +14,14 @@
 //!   `--sitemap-url` gives its URL): `https://example.com/sitemaps/a.xml.gz` → `DIR/sitemaps/a.xml.gz`;
 //! - otherwise by file name: the child's last path segment names exactly one checked file.
 
+use std::collections::HashMap;
 use std::ops::Range;
 use std::path::{Component, Path, PathBuf};
 
 use crate::diagnostic::Diagnostic;
 use crate::pipeline::model::{Entry, Kind, Sitemap};
 use crate::pipeline::url_key::{FingerprintMap, UrlParts};
-use crate::rule::MAX_REPORTS_PER_RULE;
+use crate::rule::{RuleMeta, MAX_REPORTS_PER_RULE};
 use crate::rules::{loc::duplicate_loc, site::index_child};
 use crate::Settings;
 
@@ -125,6 +126,12 @@ pub struct Site {
     pub origin: Option<String>,
     /// Every checked file, absolute and lexically normalised (`None` for stdin).
     files: Vec<Option<PathBuf>>,
+    /// The first checked file at each path: one hash lookup per child, not a scan of `files`
+    /// (an index of 50,000 children among 50,000 files would compare every child with every
+    /// file).
+    by_path: HashMap<PathBuf, usize>,
+    /// The checked file of each file name, `None` when several files have that name.
+    by_name: HashMap<String, Option<usize>>,
 }
 
 impl Site {
@@ -146,6 +153,16 @@ impl Site {
             files,
             ..Site::default()
         };
+        for (i, f) in site.files.iter().enumerate() {
+            let Some(f) = f else { continue };
+            site.by_path.entry(f.clone()).or_insert(i);
+            if let Some(name) = f.file_name().and_then(|n| n.to_str()) {
+                site.by_name
+                    .entry(name.to_owned())
+                    .and_modify(|hit| *hit = None)
+                    .or_insert(Some(i));
+            }
+        }
         let Some(url) = sitemap_url else {
             return site;
         };
@@ -158,15 +175,7 @@ impl Site {
         site.named = if site.files.len() == 1 {
             Some(0)
         } else {
-            let mut hits = site.files.iter().enumerate().filter(|(_, f)| {
-                f.as_ref()
-                    .and_then(|f| f.file_name())
-                    .is_some_and(|n| n.to_str() == Some(last))
-            });
-            match (hits.next(), hits.next()) {
-                (Some((i, _)), None) => Some(i),
-                _ => None,
-            }
+            site.named_file(last)
         };
         if site.root.is_none() {
             // The named file's folder minus the URL's folder: `out/catalog/` for `/catalog/`.
@@ -240,8 +249,8 @@ impl Site {
             let Some(local) = self.local_path(child, site) else {
                 return Link::OffSite;
             };
-            return match self.files.iter().position(|f| f.as_ref() == Some(&local)) {
-                Some(i) => Link::File(i),
+            return match self.by_path.get(&local) {
+                Some(&i) => Link::File(i),
                 None if local.is_file() => Link::Unchecked,
                 None => Link::Missing(local),
             };
@@ -256,15 +265,15 @@ impl Site {
         if last.is_empty() {
             return Link::Unchecked;
         }
-        let mut hits = self.files.iter().enumerate().filter(|(_, f)| {
-            f.as_ref()
-                .and_then(|f| f.file_name())
-                .is_some_and(|n| n.to_str() == Some(&last))
-        });
-        match (hits.next(), hits.next()) {
-            (Some((i, _)), None) => Link::File(i),
-            _ => Link::Unchecked,
+        match self.named_file(&last) {
+            Some(i) => Link::File(i),
+            None => Link::Unchecked,
         }
+    }
+
+    /// The only checked file called `name`, if exactly one is.
+    fn named_file(&self, name: &str) -> Option<usize> {
+        self.by_name.get(name).copied().flatten()
     }
 }
 
@@ -375,7 +384,13 @@ pub struct SetCheck<'s> {
     kinds: Vec<Option<Kind>>,
     /// Fingerprint → the first file (output order) that lists it.
     first: FingerprintMap<u32>,
+    /// `duplicate-loc` findings across files so far (at most [`MAX_REPORTS_PER_RULE`] a run).
     reported: usize,
+    /// `index-child` findings so far (at most [`MAX_REPORTS_PER_RULE`] a run).
+    children_reported: usize,
+    /// Kinds read from the first bytes of files not checked yet ([`sniff_kind`]), so that a
+    /// file listed many times is read once.
+    sniffed: HashMap<usize, Option<Kind>>,
     pub totals: Totals,
 }
 
@@ -390,6 +405,8 @@ impl<'s> SetCheck<'s> {
             kinds: vec![None; n],
             first: FingerprintMap::default(),
             reported: 0,
+            children_reported: 0,
+            sniffed: HashMap::new(),
             totals: Totals::default(),
         }
     }
@@ -438,35 +455,46 @@ impl<'s> SetCheck<'s> {
         else {
             return;
         };
+        let mut omitted = 0usize;
+        let mut report = |d: Diagnostic, out: &mut Vec<Diagnostic>| {
+            if self.children_reported < MAX_REPORTS_PER_RULE {
+                self.children_reported += 1;
+                out.push(d);
+            } else {
+                omitted += 1;
+            }
+        };
         for (child, span) in &summary.children {
             match site.link(child, &origin) {
                 Link::File(j) => {
                     self.totals.linked += 1;
                     if j == i {
                         if !url_known {
-                            out.push(index_child::self_listing(span.clone(), child));
+                            report(index_child::self_listing(span.clone(), child), out);
                         }
                         continue;
                     }
                     let kind = match self.kinds.get(j).copied().flatten() {
                         Some(k) => Some(k),
-                        None => self
-                            .paths
-                            .get(j)
-                            .cloned()
-                            .flatten()
-                            .and_then(|p| sniff_kind(&p)),
+                        None => *self.sniffed.entry(j).or_insert_with(|| {
+                            self.paths
+                                .get(j)
+                                .cloned()
+                                .flatten()
+                                .and_then(|p| sniff_kind(&p))
+                        }),
                     };
                     if kind == Some(Kind::Index) {
-                        out.push(index_child::nested(span.clone(), &self.names[j]));
+                        report(index_child::nested(span.clone(), &self.names[j]), out);
                     }
                 }
                 Link::Missing(path) if site.root_given => {
-                    out.push(index_child::missing(span.clone(), &site.shown(&path)));
+                    report(index_child::missing(span.clone(), &site.shown(&path)), out);
                 }
                 _ => {}
             }
         }
+        note_omitted(out, &index_child::META, omitted, "children of indexes");
     }
 
     /// URLs of this sitemap already listed in an earlier file: a warning on the first
@@ -503,17 +531,24 @@ impl<'s> SetCheck<'s> {
                 &self.names[first as usize],
             ));
         }
-        if omitted > 0 {
-            if let Some(d) = out
-                .iter_mut()
-                .rev()
-                .find(|d| d.rule == &duplicate_loc::META)
-            {
-                d.notes.push(format!(
-                    "{omitted} more URLs of this file listed in earlier files of the set were not reported (at most {MAX_REPORTS_PER_RULE} in a run)"
-                ));
-            }
-        }
+        note_omitted(
+            out,
+            &duplicate_loc::META,
+            omitted,
+            "URLs of this file listed in earlier files of the set",
+        );
+    }
+}
+
+/// Notes on the last finding of `rule` in `out` that `omitted` more `what` were not reported.
+fn note_omitted(out: &mut [Diagnostic], rule: &RuleMeta, omitted: usize, what: &str) {
+    if omitted == 0 {
+        return;
+    }
+    if let Some(d) = out.iter_mut().rev().find(|d| d.rule == rule) {
+        d.notes.push(format!(
+            "{omitted} more {what} were not reported (at most {MAX_REPORTS_PER_RULE} in a run)"
+        ));
     }
 }
 

@@ -10,6 +10,7 @@
 //!
 //! Finding directives costs one substring search over the text when there are none.
 
+use std::collections::HashMap;
 use std::ops::Range;
 
 use roxmltree::{Document, Node, NodeId, NodeType};
@@ -26,6 +27,10 @@ pub const MARKER: &str = "sitemap-lint:";
 
 /// Directives honoured per file; later ones are reported once and ignored.
 pub const MAX_DIRECTIVES: usize = 1_000;
+
+/// Names honoured per directive (there are fewer rules and categories); the rest of a longer list
+/// is reported once and ignored, so that a comment of millions of names costs no more than this.
+pub const MAX_NAMES: usize = 100;
 
 /// One name in `allow(…)`.
 #[derive(Debug, Clone)]
@@ -170,7 +175,14 @@ fn directive(node: Node<'_, '_>, text: &str, base: usize) -> Directive {
         problem: None,
     };
     match parse_names(content) {
-        Ok(names) => {
+        Ok((names, cut)) => {
+            if cut {
+                d.problem = Some((
+                    comment.clone(),
+                    format!("more than {MAX_NAMES} names in one suppression; the rest are ignored"),
+                    "name each rule once, or name a category (see `sitemap-lint rules`)",
+                ));
+            }
             d.names = names
                 .into_iter()
                 .map(|(range, name)| {
@@ -223,8 +235,11 @@ fn directive(node: Node<'_, '_>, text: &str, base: usize) -> Directive {
     d
 }
 
-/// The names of ` sitemap-lint: allow(a, b) [reason]` with their ranges in `content`.
-fn parse_names(content: &str) -> Result<Vec<(Range<usize>, &str)>, ()> {
+/// The names of ` sitemap-lint: allow(a, b) [reason]` with their ranges in `content`, at most
+/// [`MAX_NAMES`] of them; true when there were more (the rest are not looked at).
+type Names<'c> = (Vec<(Range<usize>, &'c str)>, bool);
+
+fn parse_names(content: &str) -> Result<Names<'_>, ()> {
     let at = content.find(MARKER).ok_or(())? + MARKER.len();
     let rest = &content[at..];
     let after_space = rest.trim_start_matches(is_xml_space);
@@ -238,6 +253,9 @@ fn parse_names(content: &str) -> Result<Vec<(Range<usize>, &str)>, ()> {
     let mut names = Vec::new();
     let mut offset = args_start;
     for item in args[..close].split(',') {
+        if names.len() == MAX_NAMES {
+            return Ok((names, true));
+        }
         let lead = item.len() - item.trim_start_matches(is_xml_space).len();
         let name = item.trim_matches(is_xml_space);
         if name.is_empty() || name.contains(is_xml_space) {
@@ -246,7 +264,7 @@ fn parse_names(content: &str) -> Result<Vec<(Range<usize>, &str)>, ()> {
         names.push((offset + lead..offset + lead + name.len(), name));
         offset += item.len() + 1;
     }
-    Ok(names)
+    Ok((names, false))
 }
 
 /// The suppression rules report on directives, so a directive cannot silence them.
@@ -266,6 +284,9 @@ pub fn apply(diagnostics: &mut Vec<Diagnostic>, directives: &[Directive], settin
         .iter()
         .map(|d| vec![false; d.names.len()])
         .collect();
+    // Whether directive `i` names the rule, per (i, rule): its names are matched once per rule,
+    // not once per finding (1,000 directives of 100 names over thousands of findings).
+    let mut matched: HashMap<(usize, &'static str), bool> = HashMap::new();
     diagnostics.retain(|diag| {
         if settings.severity_of(diag.rule).is_none() {
             return true;
@@ -276,34 +297,43 @@ pub fn apply(diagnostics: &mut Vec<Diagnostic>, directives: &[Directive], settin
             if !d.covers.as_ref().is_some_and(|c| c.contains(&at)) {
                 continue;
             }
-            for (j, name) in d.names.iter().enumerate() {
-                if name.selector.is_some_and(|s| s.matches(diag.rule)) {
-                    used[i][j] = true;
-                    suppressed = true;
+            suppressed |= *matched.entry((i, diag.rule.name)).or_insert_with(|| {
+                let mut any = false;
+                for (j, name) in d.names.iter().enumerate() {
+                    if name.selector.is_some_and(|s| s.matches(diag.rule)) {
+                        used[i][j] = true;
+                        any = true;
+                    }
                 }
-            }
+                any
+            });
         }
         !suppressed
     });
 
     let mut invalid = 0usize;
     let mut unused = 0usize;
-    let report = |d: Diagnostic, count: &mut usize, out: &mut Vec<Diagnostic>| {
+    // Builds a finding only while the cap allows: the help of an unknown name costs a closest-name
+    // search.
+    let report = |d: &dyn Fn() -> Diagnostic, count: &mut usize, out: &mut Vec<Diagnostic>| {
         *count += 1;
         if *count <= MAX_REPORTS_PER_RULE {
-            out.push(d);
+            out.push(d());
         }
     };
     for (i, d) in directives.iter().enumerate() {
         if let Some((span, message, help)) = &d.problem {
-            let diag = Diagnostic::new(&suppression_invalid::META, span.clone(), message.clone())
-                .with_label("this comment")
-                .with_help(*help);
-            report(diag, &mut invalid, diagnostics);
+            let diag = || {
+                Diagnostic::new(&suppression_invalid::META, span.clone(), message.clone())
+                    .with_label("this comment")
+                    .with_help(*help)
+            };
+            report(&diag, &mut invalid, diagnostics);
         }
         for (j, name) in d.names.iter().enumerate() {
             let Some(selector) = name.selector else {
-                let diag = match Selector::parse(&name.text) {
+                let diag = || {
+                    match Selector::parse(&name.text) {
                     Some(s) => Diagnostic::new(
                         &suppression_invalid::META,
                         name.span.clone(),
@@ -321,8 +351,9 @@ pub fn apply(diagnostics: &mut Vec<Diagnostic>, directives: &[Directive], settin
                         .with_label("unknown name")
                         .with_help(help)
                     }
+                }
                 };
-                report(diag, &mut invalid, diagnostics);
+                report(&diag, &mut invalid, diagnostics);
                 continue;
             };
             if used[i][j] || d.covers.is_none() {
@@ -335,26 +366,28 @@ pub fn apply(diagnostics: &mut Vec<Diagnostic>, directives: &[Directive], settin
                 continue; // turned off by configuration: nothing could have been suppressed
             }
             let whole = d.covers.as_ref().is_some_and(|c| c.end == usize::MAX);
-            let diag = Diagnostic::new(
-                &unused_suppression::META,
-                name.span.clone(),
-                format!(
-                    "unused suppression: no `{}` finding {}",
-                    selector.name(),
-                    if whole {
-                        "in this file"
-                    } else {
-                        "in the element that follows"
-                    }
-                ),
-            )
-            .with_label("suppresses nothing")
-            .with_help(if d.names.len() == 1 {
-                "remove the comment".to_string()
-            } else {
-                format!("remove `{}` from the list", name.text)
-            });
-            report(diag, &mut unused, diagnostics);
+            let diag = || {
+                Diagnostic::new(
+                    &unused_suppression::META,
+                    name.span.clone(),
+                    format!(
+                        "unused suppression: no `{}` finding {}",
+                        selector.name(),
+                        if whole {
+                            "in this file"
+                        } else {
+                            "in the element that follows"
+                        }
+                    ),
+                )
+                .with_label("suppresses nothing")
+                .with_help(if d.names.len() == 1 {
+                    "remove the comment".to_string()
+                } else {
+                    format!("remove `{}` from the list", name.text)
+                })
+            };
+            report(&diag, &mut unused, diagnostics);
         }
     }
 }
@@ -366,7 +399,8 @@ mod tests {
     #[test]
     fn parses_names_with_spans() {
         let c = " sitemap-lint: allow( loc-length ,url) legacy URLs ";
-        let names = parse_names(c).unwrap();
+        let (names, cut) = parse_names(c).unwrap();
+        assert!(!cut);
         assert_eq!(names.len(), 2);
         assert_eq!(&c[names[0].0.clone()], "loc-length");
         assert_eq!(&c[names[1].0.clone()], "url");
@@ -375,6 +409,10 @@ mod tests {
         assert!(parse_names(" sitemap-lint: allow(a,,b) ").is_err());
         assert!(parse_names(" sitemap-lint: allow(a b) ").is_err());
         assert!(parse_names(" sitemap-lint: allow(a ").is_err());
+        let long = format!(" sitemap-lint: allow({}) ", vec!["a"; 10_000].join(","));
+        let (names, cut) = parse_names(&long).unwrap();
+        assert!(cut);
+        assert_eq!(names.len(), MAX_NAMES);
     }
 
     #[test]

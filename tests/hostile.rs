@@ -868,3 +868,328 @@ fn readers_are_read_at_most_one_byte_past_the_cap() {
     let r = check_reader("x.xml.gz", &gz[..], &settings).unwrap();
     assert_eq!(r.diagnostics[0].rule.name, "input-too-large");
 }
+
+// ---------------------------------------------------------------------------------------------
+// complexity attacks: small inputs whose checking cost grew with the square of a count
+
+/// Whether timings are meaningful: the bounds below are for release builds (the debug binary is
+/// ten times slower), run with `cargo test --release --test hostile`.
+fn release_only(what: &str) -> bool {
+    if cfg!(debug_assertions) {
+        eprintln!("{what}: skipped in a debug build (run `cargo test --release --test hostile`)");
+        return false;
+    }
+    true
+}
+
+/// Checks `path` (with `extra` arguments before it), expecting `code` among its findings, within
+/// `limit`.
+fn fast(extra: &[&str], path: &Path, code: &str, limit: Duration, what: &str) -> Measured {
+    let mut a: Vec<OsString> = extra.iter().map(OsString::from).collect();
+    a.extend(args(&[path]));
+    let m = measure(&a, Duration::from_secs(120), what);
+    report(what, &m);
+    let files = json_files(&m);
+    assert!(
+        codes(&files[0]).iter().any(|c| c == code),
+        "{what}: {:?}",
+        codes(&files[0])
+    );
+    assert!(m.elapsed < limit, "{what}: {:?}", m.elapsed);
+    m
+}
+
+const XHTML: &str = "http://www.w3.org/1999/xhtml";
+
+/// Page P lists Q 100,000 times as `en`, Q lists itself 100,000 times as `de`: every code of P's
+/// links was compared with every code Q gives itself (before: 20 s; 400,000 each: 328 s).
+#[test]
+fn repeated_hreflang_codes_are_compared_in_linear_time() {
+    let _guard = heavy();
+    if !release_only("repeated hreflang codes") {
+        return;
+    }
+    let dir = TempDir::new("hreflang-repeats");
+    let n = 100_000;
+    let link = |code: &str| {
+        format!("<x:link rel=\"alternate\" hreflang=\"{code}\" href=\"https://e.com/q\"/>")
+    };
+    let text = format!(
+        "<urlset xmlns=\"{NS}\" xmlns:x=\"{XHTML}\"><url><loc>https://e.com/p</loc>{}</url><url><loc>https://e.com/q</loc>{}</url></urlset>",
+        link("en").repeat(n),
+        link("de").repeat(n)
+    );
+    let f = dir.write("repeats.xml.gz", &support::gzip(text.as_bytes()));
+    let what = "P lists Q 100,000 times as `en`, Q itself 100,000 times as `de`";
+    fast(
+        &[],
+        &f,
+        "hreflang-cluster-mismatch",
+        Duration::from_secs(2),
+        what,
+    );
+}
+
+/// One suppression comment of a million unknown names: each had a closest-name search (before:
+/// 12 s; 13 million names: 156 s and 1.3 GB).
+#[test]
+fn a_suppression_of_a_million_names_is_cut_at_the_limit() {
+    let _guard = heavy();
+    if !release_only("a million names in a suppression") {
+        return;
+    }
+    let dir = TempDir::new("suppression-names");
+    let text = format!(
+        "<!-- sitemap-lint: allow({}) -->\n<urlset xmlns=\"{NS}\"><url><loc>https://e.com/</loc></url></urlset>",
+        vec!["a"; 1_000_000].join(",")
+    );
+    let f = dir.write("names.xml.gz", &support::gzip(text.as_bytes()));
+    let what = "a million unknown names in one suppression";
+    let m = fast(&[], &f, "suppression-invalid", Duration::from_secs(2), what);
+    let files = json_files(&m);
+    let messages: Vec<&str> = files[0]["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|d| d["message"].as_str())
+        .collect();
+    assert!(
+        messages.contains(&"more than 100 names in one suppression; the rest are ignored"),
+        "{messages:?}"
+    );
+    assert!(messages.len() <= 101, "{}", messages.len());
+    assert!(m.peak_rss_mib() < 100.0, "{:.0} MiB", m.peak_rss_mib());
+}
+
+/// 120,000 attributes on one element: the parser compares each with every earlier one (before:
+/// 12 s; 240,000: 49 s). Refused before parsing, in every `--jobs` mode.
+#[test]
+fn an_element_with_too_many_attributes_is_refused_before_parsing() {
+    let _guard = heavy();
+    if !release_only("120,000 attributes") {
+        return;
+    }
+    let dir = TempDir::new("attributes");
+    let attributes: String = (0..120_000).map(|i| format!(" a{i}=\"\"")).collect();
+    let text = format!(
+        "<urlset xmlns=\"{NS}\"><url{attributes}><loc>https://e.com/</loc></url>{}</urlset>",
+        "<url><loc>https://e.com/b</loc></url>".repeat(30_000)
+    );
+    let f = dir.write("attributes.xml", text.as_bytes());
+    let what = "120,000 attributes on one <url>";
+    fast(&[], &f, "xml-syntax", Duration::from_secs(2), what);
+    same_report_in_every_jobs_mode(&f, "more than 256 attributes");
+}
+
+/// 1,000 namespace declarations on the root and one on each of 13,000 `<url>`s (0.67 MB): each
+/// element copied the 1,000 in scope, checking each against those copied (before: 12.5 s).
+#[test]
+fn too_many_namespace_declarations_are_refused_before_parsing() {
+    let _guard = heavy();
+    if !release_only("1,000 namespaces in scope") {
+        return;
+    }
+    let dir = TempDir::new("namespaces");
+    let declarations: String = (0..1_000)
+        .map(|i| format!(" xmlns:n{i}=\"u{i}\""))
+        .collect();
+    let text = format!(
+        "<urlset xmlns=\"{NS}\"{declarations}>{}</urlset>",
+        "<url xmlns:x=\"y\"><loc>https://e.com/</loc></url>".repeat(13_000)
+    );
+    let f = dir.write("namespaces.xml", text.as_bytes());
+    let what = "1,000 namespaces on the root, one more on each <url>";
+    fast(&[], &f, "xml-syntax", Duration::from_secs(2), what);
+    same_report_in_every_jobs_mode(&f, "namespace declarations in scope");
+    // In total: 100,001 declarations of one namespace each, one per element.
+    let text = format!(
+        "<urlset xmlns=\"{NS}\">{}</urlset>",
+        "<url xmlns:x=\"y\"><loc>https://e.com/</loc></url>".repeat(100_001)
+    );
+    let f = dir.write("total.xml", text.as_bytes());
+    same_report_in_every_jobs_mode(&f, "namespace declarations in one file");
+}
+
+/// The limits are checked on the whole file before it is parsed whole or in pieces: the same
+/// report with one thread, with several, and with pieces of every size.
+fn same_report_in_every_jobs_mode(path: &Path, message: &str) {
+    let mut reports = Vec::new();
+    for jobs in ["1", "2", "16"] {
+        let o = support::run_cmd(
+            bin(),
+            &[
+                "check",
+                "--format",
+                "json",
+                "--jobs",
+                jobs,
+                path.to_str().unwrap(),
+            ],
+            None,
+        );
+        let out = support::stdout(&o);
+        assert!(out.contains(message), "--jobs {jobs}: {out}");
+        reports.push(out);
+    }
+    assert!(reports.windows(2).all(|w| w[0] == w[1]), "{reports:?}");
+}
+
+/// An index of 20,000 children among 20,000 checked files: each child was compared with every
+/// file (before: 10 s more than the files alone; 50,000 each: 66 s). Now a hash lookup each.
+#[test]
+fn an_index_of_many_children_links_them_in_linear_time() {
+    let _guard = heavy();
+    if !release_only("an index of 20,000 children") {
+        return;
+    }
+    let dir = TempDir::new("index-children");
+    let n = 20_000;
+    let children: String = (0..n)
+        .map(|i| format!("<sitemap><loc>https://e.com/s{i}.xml</loc></sitemap>"))
+        .collect();
+    let index = dir.write(
+        "index.xml",
+        format!("<sitemapindex xmlns=\"{NS}\">{children}</sitemapindex>").as_bytes(),
+    );
+    let files: Vec<std::path::PathBuf> = (0..n)
+        .map(|i| {
+            dir.write(
+                &format!("s{i}.xml"),
+                format!("<urlset xmlns=\"{NS}\"><url><loc>https://e.com/p{i}</loc></url></urlset>")
+                    .as_bytes(),
+            )
+        })
+        .collect();
+    let time = |with_index: bool| {
+        let mut cmd = bin();
+        cmd.args(["check", "--format", "json", "--jobs", "1"]);
+        if with_index {
+            cmd.arg(&index);
+        }
+        cmd.args(&files).stdin(Stdio::null());
+        let t = Instant::now();
+        let o = run_with_timeout(cmd, Duration::from_secs(120));
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        t.elapsed()
+    };
+    let alone = time(false);
+    let linked = time(true);
+    eprintln!("{n} files: {alone:?}; with an index listing each: {linked:?}");
+    assert!(
+        linked < alone + Duration::from_secs(2),
+        "the index cost {:?}",
+        linked.saturating_sub(alone)
+    );
+}
+
+/// `index-child` findings are capped at 1,000 per run like every rule's.
+#[test]
+fn index_child_findings_are_capped() {
+    let dir = TempDir::new("index-child-cap");
+    let children: String = (0..1_500)
+        .map(|i| format!("<sitemap><loc>https://e.com/missing-{i}.xml</loc></sitemap>"))
+        .collect();
+    let index = dir.write(
+        "index.xml",
+        format!("<sitemapindex xmlns=\"{NS}\">{children}</sitemapindex>").as_bytes(),
+    );
+    let o = support::run_cmd(
+        bin(),
+        &[
+            "check",
+            "--format",
+            "json",
+            "--site-root",
+            dir.path().to_str().unwrap(),
+            "--sitemap-url",
+            "https://e.com/index.xml",
+            index.to_str().unwrap(),
+        ],
+        None,
+    );
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let diagnostics = v["files"][0]["diagnostics"].as_array().unwrap();
+    let children: Vec<&serde_json::Value> = diagnostics
+        .iter()
+        .filter(|d| d["code"] == "index-child")
+        .collect();
+    assert_eq!(children.len(), 1_000);
+    let notes = children[999]["notes"].to_string();
+    assert!(
+        notes.contains("500 more children of indexes were not reported"),
+        "{notes}"
+    );
+}
+
+/// 100,000 `exclude` globs (889 KB): each entry's line was found by scanning the text before it
+/// (before: 7.6 s), and each glob is compiled. More than 1,000 are a configuration error.
+#[test]
+fn a_configuration_of_100_000_excludes_is_refused_quickly() {
+    let _guard = heavy();
+    if !release_only("100,000 exclude globs") {
+        return;
+    }
+    let dir = TempDir::new("excludes");
+    let globs: String = (0..100_000).map(|i| format!("\"d{i}\",\n")).collect();
+    let config = dir.write(
+        "sitemap-lint.toml",
+        format!("exclude = [\n{globs}]\n").as_bytes(),
+    );
+    let f = dir.write("s.xml", support::VALID_SMALL.as_bytes());
+    let mut cmd = bin();
+    cmd.arg("check")
+        .arg("--config")
+        .arg(&config)
+        .arg(&f)
+        .stdin(Stdio::null());
+    let t = Instant::now();
+    let o = run_with_timeout(cmd, Duration::from_secs(120));
+    let elapsed = t.elapsed();
+    let err = String::from_utf8_lossy(&o.stderr);
+    eprintln!("100,000 exclude globs: {elapsed:?}");
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains(":1002:1: more than 1000 globs in `exclude`"),
+        "{err}"
+    );
+    assert!(elapsed < Duration::from_secs(2), "{elapsed:?}");
+}
+
+/// Input quoted in messages is cut at 200 characters: a 10 MB element name, attribute name or
+/// value is not copied into each message that names it.
+#[test]
+fn long_names_and_values_are_quoted_short() {
+    let dir = TempDir::new("long-names");
+    let long = "a".repeat(10 << 20);
+    let text = format!(
+        "<urlset xmlns=\"{NS}\"><url {long}=\"1\"><loc>https://e.com/</loc><changefreq>{long}</changefreq><priority>{long}</priority><{long}/></url></urlset>"
+    );
+    let f = dir.write("long.xml", text.as_bytes());
+    let o = support::run_cmd(
+        bin(),
+        &["check", "--format", "json", f.to_str().unwrap()],
+        None,
+    );
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let diagnostics = v["files"][0]["diagnostics"].as_array().unwrap();
+    assert!(diagnostics.len() >= 4, "{diagnostics:?}");
+    for d in diagnostics {
+        let message = d["message"].as_str().unwrap();
+        assert!(
+            message.chars().count() < 300,
+            "{}: {} characters",
+            d["code"],
+            message.len()
+        );
+    }
+    assert!(
+        o.stdout.len() < 100_000,
+        "{} bytes of output",
+        o.stdout.len()
+    );
+}

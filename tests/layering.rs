@@ -98,7 +98,7 @@ fn module_of(src: &Path, file: &Path) -> Module {
 
 /// The text of a file without comments, string contents and its test module.
 fn code_of(text: &str) -> String {
-    let body = match text.find("#[cfg(test)]\nmod tests") {
+    let body = match text.find("#[cfg(test)]\nmod ") {
         Some(at) => &text[..at],
         None => text,
     };

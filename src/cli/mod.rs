@@ -519,8 +519,13 @@ fn check(args: CheckArgs, stdout: &mut dyn Write) -> io::Result<u8> {
     // with its check: made up front for 1,000 files, they took 1.3 ms (3 MB of fresh memory)
     // before any check could start.
     let collect_set = settings.collect_set;
+    // One file's threads: more than the cores only hold more trees in flight (`-j16` on one
+    // 50 MB file held 526 MB, `-j2` 144 MB), and more than MAX_FILE_THREADS gain little.
+    let file_threads = jobs
+        .min(thread::available_parallelism().map_or(1, NonZeroUsize::get))
+        .min(MAX_FILE_THREADS);
     let settings_of = |i: usize| Settings {
-        threads: jobs,
+        threads: file_threads,
         ..set.settings_for(i, &per_target[i], collect_set)
     };
     let work = |i: usize| check_target(&targets[i], &settings_of(i));
@@ -795,6 +800,53 @@ fn walk_line(
     (!parts.is_empty()).then(|| parts.join("; "))
 }
 
+/// Threads one file is parsed and checked on at most, whatever `--jobs` says.
+const MAX_FILE_THREADS: usize = 4;
+
+/// Inputs at least this large (on disk, or decompressed) are *large*: at most
+/// [`LARGE_IN_FLIGHT`] of them are read and checked at once, whatever `--jobs` says, so that
+/// memory stays bounded (a 50 MB file's tree takes a few hundred MB).
+const LARGE_INPUT: u64 = 8 << 20;
+
+/// Large inputs read and checked at once.
+const LARGE_IN_FLIGHT: usize = 2;
+
+/// Permits for large inputs (see [`LARGE_INPUT`]).
+struct Permits {
+    taken: Mutex<usize>,
+    freed: Condvar,
+}
+
+static LARGE: Permits = Permits {
+    taken: Mutex::new(0),
+    freed: Condvar::new(),
+};
+
+/// A permit of [`LARGE`], returned when dropped.
+struct Permit;
+
+impl Permit {
+    fn take() -> Permit {
+        let mut taken = LARGE.taken.lock().unwrap_or_else(PoisonError::into_inner);
+        while *taken >= LARGE_IN_FLIGHT {
+            taken = LARGE
+                .freed
+                .wait(taken)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
+        *taken += 1;
+        Permit
+    }
+}
+
+impl Drop for Permit {
+    fn drop(&mut self) {
+        let mut taken = LARGE.taken.lock().unwrap_or_else(PoisonError::into_inner);
+        *taken -= 1;
+        LARGE.freed.notify_one();
+    }
+}
+
 /// A checked input.
 struct Outcome {
     report: FileReport,
@@ -809,11 +861,17 @@ struct Outcome {
 /// sitemap's (an RSS or Atom feed, `browserconfig.xml`) is not checked: `Err` with the root's
 /// name. The root is sniffed from the bytes the check reads anyway, so this costs no I/O.
 fn check_target(target: &Target, settings: &Settings) -> io::Result<Result<Outcome, String>> {
+    // A large file takes a permit before it is read; a small one that decompresses to a large
+    // text takes one before it is checked (its text is then held, not yet its tree).
+    let mut permit = None;
     let bytes = match &target.source {
         Source::Stdin => input::load(io::stdin().lock(), settings.max_size)?,
         Source::File(path) => {
             // Refuses a FIFO or device without blocking on it.
             let (file, meta) = files::open_input(path)?;
+            if meta.len() >= LARGE_INPUT {
+                permit = Some(Permit::take());
+            }
             input::load_file(&file, settings.max_size, meta.len(), settings.threads)?
         }
     };
@@ -825,11 +883,16 @@ fn check_target(target: &Target, settings: &Settings) -> io::Result<Result<Outco
     }
     let compressed = bytes.gzip;
     let size = bytes.data.len();
-    Ok(Ok(Outcome {
+    if permit.is_none() && size as u64 >= LARGE_INPUT {
+        permit = Some(Permit::take());
+    }
+    let outcome = Ok(Ok(Outcome {
         report: check_bytes(&target.display, bytes, settings),
         compressed,
         size,
-    }))
+    }));
+    drop(permit);
+    outcome
 }
 
 /// Shared between the calling thread and the helpers of [`run_ordered`].

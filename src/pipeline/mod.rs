@@ -13,3 +13,4 @@ pub mod split;
 pub mod url_key;
 pub mod xml;
 pub mod xml_decl;
+pub mod xml_limits;

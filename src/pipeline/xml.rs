@@ -1528,9 +1528,15 @@ fn duplicate_attribute(buf: &str, at: usize, name: &str, namespace: bool) -> Ste
         syntax,
         name_span,
         if namespace {
-            format!("namespace prefix `{name}` is declared twice on one element")
+            format!(
+                "namespace prefix `{}` is declared twice on one element",
+                crate::diagnostic::shown(name)
+            )
         } else {
-            format!("attribute `{written}` appears twice in one tag")
+            format!(
+                "attribute `{}` appears twice in one tag",
+                crate::diagnostic::shown(&written)
+            )
         },
     )
     .with_label("second occurrence");

@@ -128,7 +128,7 @@ impl Namespaces {
         }
         self.reported.push(uri.into());
         let source = sitemap.source;
-        let name = el.qualified_name(source);
+        let name = crate::diagnostic::shown(el.qualified_name(source));
         let mut d = Diagnostic::new(
             &META,
             el.name_span.clone(),

@@ -1,5 +1,6 @@
 //! Rule `hreflang-cluster-mismatch`: pages of one hreflang cluster list different alternates, or disagree on a page's code.
 
+use std::collections::{HashMap, HashSet};
 use std::hash::Hasher;
 
 use crate::declare_rule;
@@ -162,6 +163,7 @@ pub(crate) fn check(graph: &Graph<'_>, index: &Index, cx: &mut Context<'_>) {
             .collect();
         // Steps of the comparisons below, bounded so that pathological files stay linear.
         let mut budget = graph.links.len().saturating_mul(32) + 100_000;
+        let mut self_codes: HashMap<usize, HashSet<u128>> = HashMap::new();
         let mut reported = 0usize;
         let mut report = |d: Diagnostic, cx: &mut Context<'_>| {
             if reported < MAX_REPORTS_PER_RULE {
@@ -188,12 +190,26 @@ pub(crate) fn check(graph: &Graph<'_>, index: &Index, cx: &mut Context<'_>) {
                 };
                 // `x-default` is a role, not the page's language: only language codes compare.
                 let language = |a: &&Alt<'_>| a.code != X_DEFAULT;
-                let selves = graph.alts_to(q, alt.target).iter().filter(language);
+                let mut selves = graph.alts_to(q, alt.target).iter().filter(language);
                 let mut mine = graph.alts_to(p, alt.target).iter().filter(language);
-                let (Some(theirs), Some(_)) = (selves.clone().next(), mine.clone().next()) else {
+                let (Some(theirs), Some(_)) = (selves.next(), mine.clone().next()) else {
                     continue;
                 };
-                if q == p || mine.any(|m| selves.clone().any(|s| s.code == m.code)) {
+                if q == p {
+                    continue;
+                }
+                // The codes a page gives itself, gathered once per page: comparing every code
+                // of P's links to Q with every code Q gives itself would be quadratic when both
+                // repeat (400,000 times each).
+                let codes = self_codes.entry(q).or_insert_with(|| {
+                    graph
+                        .alts_to(q, alt.target)
+                        .iter()
+                        .filter(language)
+                        .map(|a| a.code)
+                        .collect()
+                });
+                if mine.any(|m| codes.contains(&m.code)) {
                     continue;
                 }
                 report(

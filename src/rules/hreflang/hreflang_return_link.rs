@@ -309,18 +309,21 @@ impl<'a> Graph<'a> {
     #[inline]
     pub fn alts_to(&self, page: usize, target: u32) -> &[Alt<'a>] {
         let alts = self.alts(page);
-        let start = if alts.len() <= LINEAR {
-            alts.iter()
+        if alts.len() <= LINEAR {
+            let start = alts
+                .iter()
                 .position(|a| a.target == target)
-                .unwrap_or(alts.len())
-        } else {
-            let href = href_of(&self.hrefs, target);
-            alts.partition_point(|a| href_of(&self.hrefs, a.target) < href)
-        };
-        let len = alts[start..]
-            .iter()
-            .take_while(|a| a.target == target)
-            .count();
+                .unwrap_or(alts.len());
+            let len = alts[start..]
+                .iter()
+                .take_while(|a| a.target == target)
+                .count();
+            return &alts[start..start + len];
+        }
+        // Both ends by binary search: a page may list one URL 400,000 times.
+        let href = href_of(&self.hrefs, target);
+        let start = alts.partition_point(|a| href_of(&self.hrefs, a.target) < href);
+        let len = alts[start..].partition_point(|a| a.target == target);
         &alts[start..start + len]
     }
 

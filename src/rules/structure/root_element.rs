@@ -55,7 +55,7 @@ impl Rule for Check {
             return;
         }
         let name = sitemap.root.local_name();
-        let written = sitemap.root.qualified_name(sitemap.source);
+        let written = crate::diagnostic::shown(sitemap.root.qualified_name(sitemap.source));
         let help = match name {
             "feed" => "this is an Atom feed; some search engines accept feeds as sitemaps, but sitemap-lint checks only XML sitemaps (`<urlset>`)".to_string(),
             "rss" | "RDF" => "this is an RSS feed; some search engines accept feeds as sitemaps, but sitemap-lint checks only XML sitemaps (`<urlset>`)".to_string(),

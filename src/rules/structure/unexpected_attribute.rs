@@ -64,8 +64,8 @@ fn check_element(sitemap: &Sitemap<'_>, element: &Element<'_>, entry: bool, cx: 
         }
         let q = attr.range_qname();
         let span = q.start + base..q.end + base;
-        let written = source.get(span.clone()).unwrap_or(attr.name());
-        let el = element.qualified_name(source);
+        let written = crate::diagnostic::shown(source.get(span.clone()).unwrap_or(attr.name()));
+        let el = crate::diagnostic::shown(element.qualified_name(source));
         let local = attr.name();
         let d = Diagnostic::new(
             &META,

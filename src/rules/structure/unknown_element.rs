@@ -110,7 +110,7 @@ impl Rule for Check {
             return;
         }
         let source = sitemap.source;
-        let root = sitemap.root.qualified_name(source);
+        let root = crate::diagnostic::shown(sitemap.root.qualified_name(source));
         let entry = sitemap.kind.entry_name();
         for child in &sitemap.other_children {
             if is_xhtml(child) {
@@ -120,7 +120,7 @@ impl Rule for Check {
             if child.kind != ChildKind::Unknown {
                 continue;
             }
-            let name = child.element.qualified_name(source);
+            let name = crate::diagnostic::shown(child.element.qualified_name(source));
             let local = child.element.local_name();
             let d = Diagnostic::new(
                 &META,
@@ -194,8 +194,8 @@ fn report_misplaced_xhtml(
     cx: &mut Context<'_>,
 ) {
     let source = sitemap.source;
-    let name = child.element.qualified_name(source);
-    let root = sitemap.root.qualified_name(source);
+    let name = crate::diagnostic::shown(child.element.qualified_name(source));
+    let root = crate::diagnostic::shown(sitemap.root.qualified_name(source));
     let (message, label, help) = match (sitemap.kind, entry) {
         (Kind::Index, Some(e)) => (
             format!("`<{name}>` is not allowed in a sitemap index"),
@@ -222,7 +222,7 @@ fn report_misplaced_xhtml(
 
 /// An hreflang `<link>` without the XHTML namespace, when `xhtml-link-namespace` is turned off.
 fn report_plain_link(sitemap: &Sitemap<'_>, child: &Child<'_>, cx: &mut Context<'_>) {
-    let name = child.element.qualified_name(sitemap.source);
+    let name = crate::diagnostic::shown(child.element.qualified_name(sitemap.source));
     cx.report(
         Diagnostic::new(
             &META,
@@ -239,8 +239,8 @@ fn report_plain_link(sitemap: &Sitemap<'_>, child: &Child<'_>, cx: &mut Context<
 
 fn report_child(sitemap: &Sitemap<'_>, entry: &Entry<'_>, child: &Child<'_>, cx: &mut Context<'_>) {
     let source = sitemap.source;
-    let parent = entry.element.qualified_name(source);
-    let name = child.element.qualified_name(source);
+    let parent = crate::diagnostic::shown(entry.element.qualified_name(source));
+    let name = crate::diagnostic::shown(child.element.qualified_name(source));
     let local = child.element.local_name();
     let allowed = allowed_children(entry.kind);
     match child.kind {

@@ -107,7 +107,10 @@ impl Rule for Check {
             let d = Diagnostic::new(
                 &META,
                 span,
-                format!("`{trimmed}` is not a valid `<changefreq>`"),
+                format!(
+                    "`{}` is not a valid `<changefreq>`",
+                    crate::diagnostic::shown(trimmed)
+                ),
             );
             match suggestion {
                 Some(s) => d

@@ -105,15 +105,22 @@ impl Rule for Check {
                 return;
             }
             let clamp = if v.starts_with('-') { "0.0" } else { "1.0" };
-            Diagnostic::new(&META, span, format!("priority `{v}` is outside 0.0 to 1.0"))
+            Diagnostic::new(&META, span, format!("priority `{}` is outside 0.0 to 1.0", crate::diagnostic::shown(v)))
                 .with_label("out of range")
                 .with_help(format!(
                     "priorities are relative, from 0.0 to 1.0 (default 0.5); the nearest allowed value is `{clamp}`"
                 ))
         } else if v.contains(',') && is_decimal(&v.replace(',', ".")) {
             let fixed = v.replace(',', ".");
-            Diagnostic::new(&META, span, format!("priority `{v}` uses a decimal comma"))
-                .with_help(format!("write `{fixed}`"))
+            Diagnostic::new(
+                &META,
+                span,
+                format!(
+                    "priority `{}` uses a decimal comma",
+                    crate::diagnostic::shown(v)
+                ),
+            )
+            .with_help(format!("write `{fixed}`"))
         } else if v.contains(['e', 'E']) {
             let help = match v.parse::<f64>() {
                 Ok(x) if (0.0..=1.0).contains(&x) && is_decimal(&x.to_string()) => {
@@ -121,20 +128,35 @@ impl Rule for Check {
                 }
                 _ => "write a plain decimal from 0.0 to 1.0, such as `0.1`".to_owned(),
             };
-            Diagnostic::new(&META, span, format!("priority `{v}` uses an exponent"))
-                .with_label("`xsd:decimal` has no exponent")
-                .with_help(help)
+            Diagnostic::new(
+                &META,
+                span,
+                format!(
+                    "priority `{}` uses an exponent",
+                    crate::diagnostic::shown(v)
+                ),
+            )
+            .with_label("`xsd:decimal` has no exponent")
+            .with_help(help)
         } else if let Some(pct) = v.strip_suffix('%') {
             let help = match pct.trim().parse::<u32>() {
                 Ok(n) if n <= 100 => format!("write `{}`", format_fraction(n)),
                 _ => "write a number from 0.0 to 1.0".into(),
             };
-            Diagnostic::new(&META, span, format!("priority `{v}` is a percentage")).with_help(help)
+            Diagnostic::new(
+                &META,
+                span,
+                format!("priority `{}` is a percentage", crate::diagnostic::shown(v)),
+            )
+            .with_help(help)
         } else {
             Diagnostic::new(
                 &META,
                 span,
-                format!("priority `{v}` is not a decimal number"),
+                format!(
+                    "priority `{}` is not a decimal number",
+                    crate::diagnostic::shown(v)
+                ),
             )
             .with_label("expected a number from 0.0 to 1.0")
             .with_help("write a number such as `0.5`; words and symbols are not allowed")

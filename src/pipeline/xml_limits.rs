@@ -1,0 +1,230 @@
+//! Limits checked before the XML parser runs: attributes per element and namespace declarations, whose cost in the parser grows with their square.
+//!
+//! roxmltree compares each attribute of an element with every earlier one (duplicate check), and
+//! an element that declares a namespace copies every namespace in scope, checking each against
+//! the ones copied so far. 240,000 attributes on one element, or 1,000 declarations on the root
+//! and one on each `<url>`, take minutes in a file of a few megabytes. [`scan`] reads the text
+//! once, in linear time, and reports the first element beyond a limit as `xml-syntax`; the file
+//! is then not parsed. It runs on the whole file before the engine chooses between parsing it
+//! whole or in pieces, so every `--jobs` mode gives the same report.
+//!
+//! The limits are far above what sitemaps use (the shared corpus: at most 10 attributes on an
+//! element, 9 namespace declarations in a file) and keep the parser's work linear in the size of
+//! the file: at most [`MAX_ATTRIBUTES`] comparisons per attribute, and at most
+//! [`MAX_NAMESPACE_DECLARATIONS`] elements that copy at most [`MAX_NAMESPACES_IN_SCOPE`] bindings.
+
+use std::ops::Range;
+
+use memchr::memmem;
+
+/// Attributes (namespace declarations included) one element may have.
+pub const MAX_ATTRIBUTES: usize = 256;
+
+/// Namespace declarations in scope at one element (its own and its ancestors').
+pub const MAX_NAMESPACES_IN_SCOPE: usize = 64;
+
+/// Namespace declarations in one file.
+pub const MAX_NAMESPACE_DECLARATIONS: usize = 100_000;
+
+/// The first element beyond a limit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Exceeded {
+    /// The attribute (or declaration) beyond the limit.
+    pub span: Range<usize>,
+    pub message: String,
+    pub help: String,
+}
+
+fn is_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\r' | b'\n')
+}
+
+/// Scans `text[skip..]` (after the XML declaration) for an element beyond a limit. Markup that is
+/// not well-formed is skipped over (the parser reports it): the scan resumes at the next `<`.
+pub fn scan(text: &str, skip: usize) -> Option<Exceeded> {
+    let b = text.as_bytes();
+    let len = b.len();
+    // Namespace declarations in scope, per open element.
+    let mut scope: Vec<u32> = Vec::new();
+    let mut total = 0usize;
+    let mut i = skip.min(len);
+    let after = |from: usize, what: &[u8]| {
+        memmem::find(&b[from.min(len)..], what).map(|p| from + p + what.len())
+    };
+    while let Some(p) = memchr::memchr(b'<', &b[i..]) {
+        let at = i + p;
+        let rest = &b[at..];
+        if rest.starts_with(b"<!--") {
+            i = after(at + 4, b"-->")?;
+            continue;
+        }
+        if rest.starts_with(b"<![CDATA[") {
+            i = after(at + 9, b"]]>")?;
+            continue;
+        }
+        if rest.starts_with(b"<?") {
+            i = after(at + 2, b"?>")?;
+            continue;
+        }
+        if rest.starts_with(b"<!") {
+            // A DOCTYPE (refused elsewhere): past its internal subset, if any, and its `>`.
+            let end = memchr::memchr(b'>', &b[at..])? + at;
+            i = match memchr::memchr(b'[', &b[at..end]) {
+                Some(_) => after(at, b"]")
+                    .and_then(|j| memchr::memchr(b'>', &b[j..]).map(|k| j + k + 1))?,
+                None => end + 1,
+            };
+            continue;
+        }
+        if rest.starts_with(b"</") {
+            scope.pop();
+            i = at + 2;
+            continue;
+        }
+        // A start tag: its name, then `name = "value"` pairs.
+        let mut j = at + 1;
+        while j < len && !is_space(b[j]) && !matches!(b[j], b'>' | b'/' | b'<') {
+            j += 1;
+        }
+        let parent = scope.last().copied().unwrap_or(0) as usize;
+        let mut attributes = 0usize;
+        let mut declared = 0usize;
+        let open = loop {
+            while j < len && is_space(b[j]) {
+                j += 1;
+            }
+            match b.get(j) {
+                None => return None,
+                Some(b'>') => {
+                    j += 1;
+                    break true;
+                }
+                Some(b'/') if b.get(j + 1) == Some(&b'>') => {
+                    j += 2;
+                    break false;
+                }
+                _ => {}
+            }
+            let name_start = j;
+            while j < len && !is_space(b[j]) && !matches!(b[j], b'=' | b'>' | b'/' | b'<') {
+                j += 1;
+            }
+            let name = &b[name_start..j];
+            while j < len && is_space(b[j]) {
+                j += 1;
+            }
+            if name.is_empty() || b.get(j) != Some(&b'=') {
+                break false; // not well-formed: resume at the next `<`
+            }
+            j += 1;
+            while j < len && is_space(b[j]) {
+                j += 1;
+            }
+            let Some(&quote) = b.get(j).filter(|q| matches!(q, b'"' | b'\'')) else {
+                break false;
+            };
+            j = memchr::memchr(quote, &b[j + 1..])? + j + 2;
+            let span = name_start..j;
+            attributes += 1;
+            if attributes > MAX_ATTRIBUTES {
+                return Some(Exceeded {
+                    span,
+                    message: format!("an element with more than {MAX_ATTRIBUTES} attributes"),
+                    help: format!(
+                        "sitemap elements need a few attributes; sitemap-lint parses at most {MAX_ATTRIBUTES} per element (each is compared with every other), so the file was not checked further"
+                    ),
+                });
+            }
+            if name == b"xmlns" || name.starts_with(b"xmlns:") {
+                declared += 1;
+                total += 1;
+                if parent + declared > MAX_NAMESPACES_IN_SCOPE {
+                    return Some(Exceeded {
+                        span,
+                        message: format!(
+                            "more than {MAX_NAMESPACES_IN_SCOPE} namespace declarations in scope"
+                        ),
+                        help: format!(
+                            "declare only the namespaces the sitemap uses (a handful), once on the root element; sitemap-lint parses at most {MAX_NAMESPACES_IN_SCOPE} in scope, so the file was not checked further"
+                        ),
+                    });
+                }
+                if total > MAX_NAMESPACE_DECLARATIONS {
+                    return Some(Exceeded {
+                        span,
+                        message: format!(
+                            "more than {MAX_NAMESPACE_DECLARATIONS} namespace declarations in one file"
+                        ),
+                        help: format!(
+                            "declare each namespace once, on the root element; sitemap-lint parses at most {MAX_NAMESPACE_DECLARATIONS} declarations per file, so the file was not checked further"
+                        ),
+                    });
+                }
+            }
+        };
+        if open {
+            // Fits: `parent + declared` is at most MAX_NAMESPACES_IN_SCOPE here.
+            scope.push((parent + declared) as u32);
+        }
+        i = j.max(at + 1);
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn element(attributes: usize, prefix: &str) -> String {
+        let mut s = String::from("<a");
+        for i in 0..attributes {
+            s.push_str(&format!(" {prefix}{i}='v'"));
+        }
+        s.push_str("/>");
+        s
+    }
+
+    #[test]
+    fn attributes_per_element() {
+        let ok = format!("<r>{}</r>", element(MAX_ATTRIBUTES, "a"));
+        assert_eq!(scan(&ok, 0), None);
+        let over = format!("<r>{}</r>", element(MAX_ATTRIBUTES + 1, "a"));
+        let e = scan(&over, 0).unwrap();
+        assert_eq!(&over[e.span], format!("a{MAX_ATTRIBUTES}='v'"));
+        // In comments, CDATA and processing instructions they are text.
+        let hidden = format!(
+            "<r><!--{x}--><![CDATA[{x}]]><?p {x}?></r>",
+            x = element(MAX_ATTRIBUTES + 1, "a")
+        );
+        assert_eq!(scan(&hidden, 0), None);
+    }
+
+    #[test]
+    fn namespaces_in_scope_and_in_total() {
+        let root = element(MAX_NAMESPACES_IN_SCOPE, "xmlns:n").replace("/>", ">");
+        assert_eq!(scan(&format!("{root}<b/></a>"), 0), None);
+        let over = format!("{root}<b xmlns:x='y'/></a>");
+        assert!(scan(&over, 0).unwrap().message.contains("in scope"));
+        // Scopes end with their element.
+        let siblings = format!(
+            "<r>{}</r>",
+            "<b xmlns='u'><c xmlns:d='e'/></b>".repeat(1_000)
+        );
+        assert_eq!(scan(&siblings, 0), None);
+        let many = format!(
+            "<r>{}</r>",
+            "<b xmlns='u'/>".repeat(MAX_NAMESPACE_DECLARATIONS + 1)
+        );
+        assert!(scan(&many, 0).unwrap().message.contains("in one file"));
+    }
+
+    #[test]
+    fn malformed_markup_is_left_to_the_parser() {
+        for text in ["<a b>", "<a b=c>", "<a b='", "<a", "<!--", "<a <b c='d'/>"] {
+            assert_eq!(scan(text, 0), None, "{text}");
+        }
+        // The scan resumes after a broken tag.
+        let text = format!("<a b><r>{}</r>", element(MAX_ATTRIBUTES + 1, "a"));
+        assert!(scan(&text, 0).is_some());
+    }
+}
