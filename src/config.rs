@@ -242,13 +242,15 @@ pub struct ConfigError {
 
 impl fmt::Display for ConfigError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.path.display())?;
+        // Shown on stderr: the path and the texts quoted from the file go through `visible`.
+        let path = self.path.display().to_string();
+        write!(f, "{}", crate::render::visible(&path))?;
         if let Some((line, col)) = self.position {
             write!(f, ":{line}:{col}")?;
         }
-        write!(f, ": {}", self.message)?;
+        write!(f, ": {}", crate::render::visible(&self.message))?;
         if let Some(help) = &self.help {
-            write!(f, "\n  help: {help}")?;
+            write!(f, "\n  help: {}", crate::render::visible(help))?;
         }
         Ok(())
     }
