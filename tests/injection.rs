@@ -209,3 +209,27 @@ fn stdin_filename_and_unreadable_paths_are_shown_inert() {
     assert!(err.contains("␛[2J␊::warning"), "{err}");
     assert_inert("config error", &err);
 }
+
+#[test]
+fn sitemap_lint_config_shows_paths_and_values_inert() {
+    let dir = TempDir::new("inject-config-show");
+    let sub = format!("c{PAYLOAD}");
+    dir.write(
+        &format!("{sub}/sitemap-lint.toml"),
+        "exclude = [\"a\\u009b\\u202e\\u007f\"]\n".as_bytes(),
+    );
+    let o = run_cmd(
+        {
+            let mut c = bin();
+            c.current_dir(dir.path());
+            c
+        },
+        &["config", "--", &sub],
+        None,
+    );
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(out.contains("<U+009B><U+202E>␡"), "{out}");
+    assert_inert("sitemap-lint config", &out);
+    assert_inert("sitemap-lint config (stderr)", &stderr(&o));
+}
