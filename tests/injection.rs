@@ -71,6 +71,14 @@ fn assert_inert(what: &str, text: &str) {
         if let Some(c) = line.chars().find(|c| hostile.contains(c)) {
             panic!("{what}: raw U+{:04X} in {line:?}", c as u32);
         }
+    }
+    assert_no_command(what, text);
+}
+
+/// Any output (the GitHub runner reads every line a step prints, whatever the format): no line
+/// opens a workflow command except the github renderer's own annotations.
+fn assert_no_command(what: &str, text: &str) {
+    for line in text.lines() {
         if line.trim_start().starts_with("::") {
             assert!(
                 ["::error file=", "::warning file=", "::notice file="]
@@ -97,6 +105,7 @@ fn check_all_formats(dir: &Path, extra: &[&str], stdin: Option<&[u8]>, expect_na
         assert!(o.status.code() != Some(101), "{what}: panicked");
         let out = stdout(&o);
         assert_inert(&format!("{what} (stderr)"), &stderr(&o));
+        assert_no_command(&what, &out);
         match format.as_str() {
             "human" | "concise" | "github" => assert_inert(&what, &out),
             "json" | "sarif" | "gitlab" => {

@@ -7,7 +7,7 @@
 
 use std::io::{self, Write};
 
-use crate::render::{concise, xml_escape, xml_text, Checked, Renderer, Summary};
+use crate::render::{concise, visible, xml_escape, xml_text, Checked, Renderer, Summary};
 
 /// Test suites collected as text, written at the end.
 #[derive(Default)]
@@ -34,10 +34,12 @@ impl Renderer for Junit {
         }
         for d in file.diagnostics() {
             let p = file.source().position(d.primary.span.start);
+            // The body is the text report (concise line and help, through `visible`): its line
+            // breaks are the renderer's own, so no line of it starts with input text.
             let mut body = concise::line(file.source(), d);
             if let Some(help) = &d.help {
                 body.push_str("\nhelp: ");
-                body.push_str(help);
+                body.push_str(&visible(help));
             }
             self.suites.push_str(&format!(
                 "    <testcase name=\"{} at {}:{}\" classname=\"{name}\" file=\"{name}\" line=\"{}\">\n      <failure message=\"{}\" type=\"{}\">{}</failure>\n    </testcase>\n",
