@@ -244,13 +244,13 @@ impl fmt::Display for ConfigError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         // Shown on stderr: the path and the texts quoted from the file go through `visible`.
         let path = self.path.display().to_string();
-        write!(f, "{}", crate::render::visible(&path))?;
+        write!(f, "{}", crate::values::text::visible(&path))?;
         if let Some((line, col)) = self.position {
             write!(f, ":{line}:{col}")?;
         }
-        write!(f, ": {}", crate::render::visible(&self.message))?;
+        write!(f, ": {}", crate::values::text::visible(&self.message))?;
         if let Some(help) = &self.help {
-            write!(f, "\n  help: {}", crate::render::visible(help))?;
+            write!(f, "\n  help: {}", crate::values::text::visible(help))?;
         }
         Ok(())
     }

@@ -4,7 +4,6 @@
 //! [`Renderer::finish`] once at the end. A renderer never keeps a file's text after `file`
 //! returns; formats whose header needs totals (JUnit) keep only their small per-finding output.
 
-use std::borrow::Cow;
 use std::collections::HashMap;
 use std::io::{self, Write};
 use std::ops::Range;
@@ -25,6 +24,8 @@ pub mod json;
 pub mod junit;
 pub mod sarif;
 pub mod statistics;
+
+pub use crate::values::text::{line_start_name, stand_in, visible};
 
 /// The output formats of `sitemap-lint check --format`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -216,62 +217,6 @@ pub fn render(
     r.finish(&Summary::of(reports), out)
 }
 
-/// A visible stand-in for a character a terminal or CI log would not show, or would act on: C0
-/// controls except tab (`␛` for ESC, `␊` for a line feed: the Control Pictures block), DEL (`␡`),
-/// and as `<U+XXXX>` the C1 controls (U+0080–U+009F, among them CSI U+009B), the line and
-/// paragraph separators U+2028/U+2029, the bidirectional marks, embeddings, overrides and isolates
-/// (U+061C, U+200E/U+200F, U+202A–U+202E, U+2066–U+2069), and the invisible format characters
-/// U+200B–U+200D, U+2060–U+2065, U+206A–U+206F and U+FEFF. `None` for every other character.
-pub fn stand_in(c: char) -> Option<String> {
-    match c {
-        '\t' => None,
-        '\u{0}'..='\u{1F}' => char::from_u32(0x2400 + c as u32).map(String::from),
-        '\u{7F}' => Some("\u{2421}".into()),
-        '\u{80}'..='\u{9F}'
-        | '\u{061C}'
-        | '\u{FEFF}'
-        | '\u{200B}'..='\u{200F}'
-        | '\u{2028}'..='\u{202E}'
-        | '\u{2060}'..='\u{206F}' => Some(format!("<U+{:04X}>", c as u32)),
-        _ => None,
-    }
-}
-
-/// Text from the input (a file name, a quoted value, a message, a label, a note) made safe for a
-/// terminal or a CI log: every character [`stand_in`] names is replaced by its stand-in, so no
-/// escape sequence, line break or bidi override reaches the reader, and the result is one line.
-///
-/// Every text renderer (human, concise, github, statistics) and every stderr line that names a
-/// file or quotes a value goes through this one function; the human renderer's source excerpts
-/// use the same [`stand_in`]. The machine formats (JSON, SARIF, GitLab, JUnit, Checkstyle) keep
-/// exact values under their own escaping.
-pub fn visible(s: &str) -> Cow<'_, str> {
-    if !s.chars().any(|c| stand_in(c).is_some()) {
-        return Cow::Borrowed(s);
-    }
-    let mut out = String::with_capacity(s.len() + 8);
-    for c in s.chars() {
-        match stand_in(c) {
-            Some(v) => out.push_str(&v),
-            None => out.push(c),
-        }
-    }
-    Cow::Owned(out)
-}
-
-/// A file name for the start of a line in a text format, through [`visible`]. A name that starts
-/// with whitespace or `:` gets a `./` prefix (the same file), so no line of output begins with
-/// `::` from input text: the GitHub Actions runner reads such a line (after leading whitespace)
-/// as a workflow command, whatever format printed it.
-pub fn line_start_name(name: &str) -> Cow<'_, str> {
-    let shown = visible(name);
-    if shown.starts_with(|c: char| c == ':' || c.is_whitespace()) {
-        Cow::Owned(format!("./{shown}"))
-    } else {
-        shown
-    }
-}
-
 /// Escapes text for an XML attribute value or element content. Characters XML 1.0 cannot carry
 /// (most C0 controls, U+FFFE, U+FFFF) are written as `\u{…}`.
 pub fn xml_escape(s: &str) -> String {
@@ -419,24 +364,5 @@ mod tests {
             xml_escape("a<b>&\"'\n\u{0}"),
             "a&lt;b&gt;&amp;&quot;&apos;&#10;\\u{0}"
         );
-    }
-
-    #[test]
-    fn visible_replaces_controls_and_bidi_and_keeps_the_rest() {
-        assert_eq!(visible("plain é 例 \t"), "plain é 例 \t");
-        assert!(matches!(visible("plain"), Cow::Borrowed(_)));
-        assert_eq!(visible("a\nb\r\u{1b}[31m\u{7f}"), "a␊b␍␛[31m␡");
-        assert_eq!(
-            visible("\u{9b}\u{85}\u{2028}\u{2029}\u{202e}\u{2066}\u{2069}\u{61c}"),
-            "<U+009B><U+0085><U+2028><U+2029><U+202E><U+2066><U+2069><U+061C>"
-        );
-    }
-
-    #[test]
-    fn line_start_names_never_open_a_workflow_command() {
-        assert_eq!(line_start_name("::warning::x"), "./::warning::x");
-        assert_eq!(line_start_name(" ::x"), "./ ::x");
-        assert_eq!(line_start_name("\n::x"), "␊::x");
-        assert_eq!(line_start_name("a/::x"), "a/::x");
     }
 }

@@ -5,9 +5,9 @@ use std::ops::Range;
 use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
 use crate::pipeline::model::{Entry, Kind, Sitemap};
+use crate::pipeline::source::starts_with_ignore_ascii_case;
 use crate::pipeline::url_key::UrlParts;
 use crate::rule::{Collector, Context, Rule, RuleMeta};
-use crate::pipeline::source::starts_with_ignore_ascii_case;
 
 declare_rule! {
     /// ## What it does

@@ -5,8 +5,8 @@ use crate::diagnostic::Diagnostic;
 use std::ops::Range;
 
 use crate::pipeline::model::{is_xml_space, Entry, Field, Kind, Sitemap};
-use crate::rule::{Context, Rule, RuleMeta};
 use crate::pipeline::source::starts_with_ignore_ascii_case;
+use crate::rule::{Context, Rule, RuleMeta};
 
 declare_rule! {
     /// ## What it does
