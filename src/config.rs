@@ -242,13 +242,15 @@ pub struct ConfigError {
 
 impl fmt::Display for ConfigError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.path.display())?;
+        // Shown on stderr: the path and the texts quoted from the file go through `visible`.
+        let path = self.path.display().to_string();
+        write!(f, "{}", crate::values::text::visible(&path))?;
         if let Some((line, col)) = self.position {
             write!(f, ":{line}:{col}")?;
         }
-        write!(f, ": {}", self.message)?;
+        write!(f, ": {}", crate::values::text::visible(&self.message))?;
         if let Some(help) = &self.help {
-            write!(f, "\n  help: {help}")?;
+            write!(f, "\n  help: {}", crate::values::text::visible(help))?;
         }
         Ok(())
     }

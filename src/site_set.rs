@@ -132,6 +132,8 @@ pub struct Site {
     by_path: HashMap<PathBuf, usize>,
     /// The checked file of each file name, `None` when several files have that name.
     by_name: HashMap<String, Option<usize>>,
+    /// `root` with its symlinks resolved (once): where [`resolve_below`] starts.
+    root_real: Option<PathBuf>,
 }
 
 impl Site {
@@ -163,6 +165,7 @@ impl Site {
                     .or_insert(Some(i));
             }
         }
+        site.root_real = site.root.as_deref().and_then(|r| r.canonicalize().ok());
         let Some(url) = sitemap_url else {
             return site;
         };
@@ -190,6 +193,7 @@ impl Site {
                 site.root = local;
             }
         }
+        site.root_real = site.root.as_deref().and_then(|r| r.canonicalize().ok());
         site
     }
 
@@ -220,11 +224,14 @@ impl Site {
             return None;
         }
         let mut path = root.clone();
+        // Decoded first, then tested: `%2e%2e` is `..`, and a segment must name one entry in
+        // its folder (no `..`, `/`, `\\`, NUL, drive prefix or absolute path).
         for segment in child[parts.path.clone()].split('/') {
-            match segment {
+            let segment = percent_decode(segment)?;
+            match segment.as_str() {
                 "" | "." => {}
-                ".." => return None,
-                s => path.push(percent_decode(s)?),
+                s if is_plain_name(s) => path.push(s),
+                _ => return None,
             }
         }
         Some(path)
@@ -249,10 +256,23 @@ impl Site {
             let Some(local) = self.local_path(child, site) else {
                 return Link::OffSite;
             };
-            return match self.by_path.get(&local) {
-                Some(&i) => Link::File(i),
-                None if local.is_file() => Link::Unchecked,
-                None => Link::Missing(local),
+            if let Some(&i) = self.by_path.get(&local) {
+                return Link::File(i);
+            }
+            // Symlinks below the root are followed only while they stay below it: nothing
+            // outside the root is ever looked at.
+            let Some(resolved) = self
+                .root
+                .as_deref()
+                .zip(self.root_real.as_deref())
+                .and_then(|(root, real)| resolve_below(real, local.strip_prefix(root).ok()?))
+            else {
+                return Link::OffSite;
+            };
+            return if resolved.is_file() {
+                Link::Unchecked
+            } else {
+                Link::Missing(local)
             };
         }
         let Some(parts) = UrlParts::parse(child) else {
@@ -275,6 +295,78 @@ impl Site {
     fn named_file(&self, name: &str) -> Option<usize> {
         self.by_name.get(name).copied().flatten()
     }
+}
+
+/// Whether a decoded URL path segment names one entry of a folder on every platform: not `.`
+/// or `..`, no separator (`/`, `\\`), no NUL, and one plain path component (no drive prefix, not
+/// absolute).
+fn is_plain_name(s: &str) -> bool {
+    !s.contains(['/', '\\', '\0'])
+        && matches!(
+            Path::new(s).components().collect::<Vec<_>>()[..],
+            [Component::Normal(n)] if n == s
+        )
+}
+
+/// How many symlinks [`resolve_below`] follows before giving up (Linux's own limit).
+const MAX_SYMLINKS: usize = 40;
+
+/// `root/rel` with every symlink resolved, looking only at entries below `root` (a path without
+/// symlinks; one `lstat` per component, `readlink` for links): `None` when a link leads out of
+/// `root` (or `..` would), or after [`MAX_SYMLINKS`] links. Components after a missing one are
+/// joined as they are.
+fn resolve_below(root: &Path, rel: &Path) -> Option<PathBuf> {
+    let mut cur = root.to_path_buf();
+    let mut pending: Vec<std::ffi::OsString> = rel
+        .components()
+        .rev()
+        .map(|c| c.as_os_str().to_owned())
+        .collect();
+    let mut links = 0;
+    let mut missing = false;
+    while let Some(c) = pending.pop() {
+        match Path::new(&c).components().next() {
+            None | Some(Component::CurDir) => {}
+            Some(Component::ParentDir) => {
+                if cur == root {
+                    return None;
+                }
+                cur.pop();
+            }
+            Some(Component::Normal(name)) => {
+                let next = cur.join(name);
+                let meta = if missing {
+                    None
+                } else {
+                    std::fs::symlink_metadata(&next).ok()
+                };
+                match meta {
+                    Some(m) if m.file_type().is_symlink() => {
+                        links += 1;
+                        if links > MAX_SYMLINKS {
+                            return None;
+                        }
+                        let target = std::fs::read_link(&next).ok()?;
+                        let target = if target.is_absolute() {
+                            // Absolute targets count only when they point below the root.
+                            cur = root.to_path_buf();
+                            target.strip_prefix(root).ok()?.to_path_buf()
+                        } else {
+                            target
+                        };
+                        pending.extend(target.components().rev().map(|c| c.as_os_str().to_owned()));
+                    }
+                    Some(_) => cur = next,
+                    None => {
+                        missing = true;
+                        cur = next;
+                    }
+                }
+            }
+            Some(Component::RootDir | Component::Prefix(_)) => return None,
+        }
+    }
+    Some(cur)
 }
 
 /// `scheme://host[:port]` of a URL.

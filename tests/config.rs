@@ -539,3 +539,24 @@ fn config_prints_the_effective_configuration_with_sources() {
     );
     assert!(stdout(&o).contains("loc-fragment = \"warning\""));
 }
+
+/// Issue 22: `sitemap-url` from the file reaches `loc-outside-scope`, which once sliced the
+/// host `例え.jp` (9 bytes) at byte 4 when comparing it with `e.com` (5 bytes) and panicked.
+#[test]
+fn a_non_ascii_host_against_the_configured_sitemap_url_is_reported_not_a_panic() {
+    let dir = repo("non-ascii-host");
+    write(
+        &dir,
+        "sitemap-lint.toml",
+        "sitemap-url = \"https://e.com/sitemap.xml\"\n",
+    );
+    write(
+        &dir,
+        "sitemap.xml",
+        "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\"><url><loc>https://例え.jp/</loc></url></urlset>\n",
+    );
+    let o = run_in(&dir, &["check", "--format", "concise", "sitemap.xml"], None);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(has(&o, "error", "loc-outside-scope"), "{}", stdout(&o));
+    assert!(!has(&o, "error", "internal-error"), "{}", stdout(&o));
+}

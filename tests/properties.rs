@@ -701,3 +701,48 @@ fn entities_followed_by_multibyte_characters_in_a_value() {
         String::from_utf8_lossy(&o.stdout)
     );
 }
+
+/// Hosts and paths mixing ASCII with multi-byte characters (`例え.jp`, `éé.com`, `www.` prefixes
+/// of every length), as a `<loc>` and as `--sitemap-url`: the scope rules compare and cut them by
+/// byte counts, which once fell inside a character (issue 22). Never an internal error.
+#[test]
+fn non_ascii_hosts_against_a_sitemap_url() {
+    let piece = prop::sample::select(vec![
+        "w", "ww", "www.", "WWW.", "e", ".", "-", "例", "え", "é", "ß", "1", "xn--", ":8080",
+    ]);
+    let host = prop::collection::vec(piece, 1..8).prop_map(|v| v.concat());
+    let path = prop::sample::select(vec!["", "a/", "例/", "é/b/", "%C3%A9/"]);
+    // Half the cases pair a host with an ASCII one exactly 4 bytes shorter (`例え.jp` and
+    // `e.com`), either way round: where a `www.` test cuts.
+    runner(512, 11)
+        .run(
+            &(host.clone(), host, path.clone(), path, any::<bool>(), 0..4u8),
+            |(loc_host, base_host, loc_dir, base_dir, is_index, pairing)| {
+                let shorter = |h: &str| "e".repeat(h.len().saturating_sub(4).max(1));
+                let (loc_host, base_host) = match pairing {
+                    0 => (loc_host.clone(), shorter(&loc_host)),
+                    1 => (shorter(&base_host), base_host),
+                    _ => (loc_host, base_host),
+                };
+                let (root, entry) = if is_index {
+                    ("sitemapindex", "sitemap")
+                } else {
+                    ("urlset", "url")
+                };
+                let xml = format!(
+                    "<{root} xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\"><{entry}><loc>https://{loc_host}/{loc_dir}p</loc></{entry}></{root}>"
+                );
+                let settings = Settings {
+                    sitemap_url: Some(format!("https://{base_host}/{base_dir}sitemap.xml")),
+                    ..Settings::default()
+                };
+                let what = || format!("{xml} served at {:?}", settings.sitemap_url);
+                support::quietly(|| {
+                    let report = check_reader("sitemap.xml", xml.as_bytes(), &settings).unwrap();
+                    assert_report_sane(&report, &what);
+                })
+                .map_err(TestCaseError::fail)
+            },
+        )
+        .unwrap();
+}

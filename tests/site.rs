@@ -273,3 +273,64 @@ fn a_single_file_has_no_set_totals() {
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["summary"]["urls"], 1);
 }
+
+/// Issue 22: a child URL never makes the checker look outside `--site-root`. Before, `%2e%2e`
+/// passed the `..` test (made before percent-decoding) and a symlink below the root was followed
+/// out of it: a file outside the root was then `stat`ed, and whether it existed showed in the
+/// report (`missing locally: no file `public/../gone.xml``). Now such children are refused
+/// (treated like a child on another site): the report is the same whether the files outside
+/// exist or not, and names none of them. Symlinks that stay below the root still work.
+#[test]
+fn site_root_children_never_reach_outside_the_root() {
+    let d = tempdir("traversal");
+    write(
+        &d,
+        "public/sitemap_index.xml",
+        &index(&[
+            "https://example.com/%2e%2e/secret.xml",
+            "https://example.com/%2E%2E/gone.xml",
+            "https://example.com/sitemaps/%2e%2e/%2e%2e/secret.xml",
+            "https://example.com/sitemaps/.%2e/%2e./gone.xml",
+            "https://example.com/..%5Cgone.xml",
+            "https://example.com/%2Fgone.xml",
+            "https://example.com/out/secret.xml",
+            "https://example.com/out/gone.xml",
+            "https://example.com/abs/secret.xml",
+            "https://example.com/alias/inside-missing.xml",
+            "https://example.com/sitemaps/missing.xml",
+        ]),
+    );
+    write(
+        &d,
+        "public/sitemaps/a.xml",
+        &urlset(&["https://example.com/one"]),
+    );
+    // `out` leads out of the root (relative link), `abs` too (absolute link); `alias` stays in.
+    std::os::unix::fs::symlink("..", d.join("public/out")).unwrap();
+    std::os::unix::fs::symlink(&d, d.join("public/abs")).unwrap();
+    std::os::unix::fs::symlink("sitemaps", d.join("public/alias")).unwrap();
+    let run = || {
+        stdout(&run_in(
+            &d,
+            &["--site-root", "public", "--format", "concise", "public"],
+        ))
+    };
+    let without = run();
+    write(&d, "secret.xml", &urlset(&["https://example.com/secret"]));
+    write(&d, "gone.xml", &urlset(&["https://example.com/gone"]));
+    let with = run();
+    assert_eq!(without, with, "files outside the root changed the report");
+    assert!(
+        !with.contains("secret") && !with.contains("gone"),
+        "a child outside the root was looked for: {with}"
+    );
+    assert!(
+        with.contains("no file `public/sitemaps/missing.xml`"),
+        "{with}"
+    );
+    assert!(
+        with.contains("no file `public/alias/inside-missing.xml`"),
+        "{with}"
+    );
+    assert_eq!(with.matches("[index-child]").count(), 2, "{with}");
+}

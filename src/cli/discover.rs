@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use sitemap_lint::config::{self, Config, ConfigError, Origin, Override, Resolved};
+use sitemap_lint::render::visible;
 use sitemap_lint::Settings;
 
 use super::walk::{self, Excludes, Source, Target};
@@ -185,12 +186,17 @@ fn make_loaded(
 
 /// `# …` comments aligned after the values.
 fn aligned(lines: &[(String, String)], out: &mut dyn Write) -> io::Result<()> {
+    // Paths and values come from the file system and the configuration: shown through `visible`.
+    let lines: Vec<(String, String)> = lines
+        .iter()
+        .map(|(l, c)| (visible(l).into_owned(), visible(c).into_owned()))
+        .collect();
     let width = lines
         .iter()
         .map(|(l, _)| l.chars().count())
         .max()
         .unwrap_or(0);
-    for (line, comment) in lines {
+    for (line, comment) in &lines {
         if comment.is_empty() {
             writeln!(out, "{line}")?;
         } else {
@@ -247,9 +253,13 @@ pub fn print(
         )?;
         return Ok(());
     }
-    writeln!(out, "# effective sitemap-lint configuration for `{path}`")?;
+    writeln!(
+        out,
+        "# effective sitemap-lint configuration for `{}`",
+        visible(path)
+    )?;
     match &file {
-        Some(f) => writeln!(out, "# configuration file: {f}")?,
+        Some(f) => writeln!(out, "# configuration file: {}", visible(f))?,
         None => writeln!(out, "# configuration file: none ({how})")?,
     }
     let file_line =

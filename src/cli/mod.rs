@@ -341,7 +341,7 @@ pub fn main() -> ExitCode {
 
 /// A usage problem found after parsing: reported like clap's, exit 2.
 fn usage_error(message: &str) -> io::Result<u8> {
-    eprintln!("sitemap-lint: error: {message}");
+    eprintln!("sitemap-lint: error: {}", render::visible(message));
     Ok(EXIT_TROUBLE)
 }
 
@@ -444,10 +444,10 @@ fn check(args: CheckArgs, stdout: &mut dyn Write) -> io::Result<u8> {
     }
     let mut unreadable = collected.problems.len();
     for problem in &collected.problems {
-        eprintln!("sitemap-lint: error: {problem}");
+        eprintln!("sitemap-lint: error: {}", render::visible(problem));
     }
     for warning in &collected.warnings {
-        eprintln!("sitemap-lint: warning: {warning}");
+        eprintln!("sitemap-lint: warning: {}", render::visible(warning));
     }
 
     // Written to a temporary file beside the target and renamed over it at the end: a failed
@@ -580,7 +580,7 @@ fn check(args: CheckArgs, stdout: &mut dyn Write) -> io::Result<u8> {
                 out.flush()?;
                 eprintln!(
                     "sitemap-lint: error: cannot read `{}`: {}",
-                    targets[i].display,
+                    render::visible(&targets[i].display),
                     describe_io(&e)
                 );
                 unreadable += 1;
@@ -646,7 +646,10 @@ fn check(args: CheckArgs, stdout: &mut dyn Write) -> io::Result<u8> {
             ));
         }
         if let Some(path) = &args.output_file {
-            line.push_str(&format!("; report written to {}", path.display()));
+            line.push_str(&format!(
+                "; report written to {}",
+                render::visible(&path.display().to_string())
+            ));
         }
         eprintln!("{line}");
     } else if !collected_notes.ignored_sitemaps.is_empty() || collected_notes.ignored_search_cut {
@@ -1140,7 +1143,10 @@ fn explain(name: &str, out: &mut dyn Write) -> io::Result<u8> {
                         || sitemap_lint::values::text::distance(n, name) <= 3
                 })
                 .collect();
-            eprintln!("sitemap-lint: error: unknown rule `{name}`");
+            eprintln!(
+                "sitemap-lint: error: unknown rule `{}`",
+                render::visible(name)
+            );
             if !close.is_empty() {
                 eprintln!("  did you mean: {}", close.join(", "));
             }

@@ -41,6 +41,15 @@ pub fn floor_char_boundary(text: &str, i: usize) -> usize {
     i
 }
 
+/// Whether `text` starts with the ASCII `prefix`, ignoring ASCII case. Compares bytes, so it
+/// never slices `text` off a character boundary (`例え.jp` against `www.`), and costs nothing
+/// beyond the prefix.
+pub fn starts_with_ignore_ascii_case(text: &str, prefix: &str) -> bool {
+    text.as_bytes()
+        .get(..prefix.len())
+        .is_some_and(|head| head.eq_ignore_ascii_case(prefix.as_bytes()))
+}
+
 /// Whether `b` starts a UTF-8 character (is not a continuation byte).
 fn starts_char(b: u8) -> bool {
     (b & 0xC0) != 0x80

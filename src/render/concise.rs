@@ -9,7 +9,7 @@ use std::io::{self, Write};
 
 use crate::diagnostic::Diagnostic;
 use crate::pipeline::source::SourceFile;
-use crate::render::{one_line, Checked, Renderer, Summary};
+use crate::render::{line_start_name, visible, Checked, Renderer, Summary};
 
 /// One line per finding.
 pub struct Concise;
@@ -27,16 +27,17 @@ impl Renderer for Concise {
     }
 }
 
-/// `path:line:col: severity: message [rule]`, without a line break.
+/// `path:line:col: severity: message [rule]`, without a line break; the name and the message go
+/// through [`visible`] (the name through [`line_start_name`]: the line never starts with `::`).
 pub fn line(source: &SourceFile, d: &Diagnostic) -> String {
     let p = source.position(d.primary.span.start);
     format!(
         "{}:{}:{}: {}: {} [{}]",
-        source.name(),
+        line_start_name(source.name()),
         p.line,
         p.column,
         d.severity,
-        one_line(&d.message),
+        visible(&d.message),
         d.rule.name
     )
 }

@@ -2,13 +2,15 @@
 //!
 //! GitHub turns each command into an annotation on the file, but shows at most 10 error and 10
 //! warning annotations per step (50 per job), so the plain concise report follows, with a
-//! summary line. Escaping follows `@actions/core`: `%`, CR and LF in messages; also `:` and `,`
-//! in property values. Paths are repository-relative. Findings in gzip-compressed files point at
+//! summary line. Text from the input first goes through [`visible`] (no control, line break or
+//! bidi character stays), then the escaping of `@actions/core`: `%`, CR and LF in messages; also
+//! `:` and `,` in property values. The concise lines never start with `::` (see
+//! [`crate::render::line_start_name`]), so no input text can open a workflow command. Paths are repository-relative. Findings in gzip-compressed files point at
 //! line 1 and name the decompressed line and column in the message.
 
 use std::io::{self, Write};
 
-use crate::render::{concise, Checked, Renderer, Summary};
+use crate::render::{concise, visible, Checked, Renderer, Summary};
 use crate::Severity;
 
 /// The per-step annotation limit for each of errors and warnings.
@@ -30,7 +32,7 @@ impl Renderer for Github {
                 Severity::Info => "notice",
             };
             let r = file.host_region(&d.primary.span);
-            let mut props = format!("file={}", escape_property(file.repo_path));
+            let mut props = format!("file={}", escape_property(&visible(file.repo_path)));
             if file.compressed {
                 props.push_str(&format!(",line={}", r.start.line));
             } else {
@@ -43,10 +45,14 @@ impl Renderer for Github {
                 ",title={}",
                 escape_property(&format!("sitemap-lint ({})", d.rule.name))
             ));
-            let mut message = format!("{}{}", d.message, file.decompressed_note(&d.primary.span));
+            let mut message = format!(
+                "{}{}",
+                visible(&d.message),
+                file.decompressed_note(&d.primary.span)
+            );
             if let Some(help) = &d.help {
                 message.push_str("\nhelp: ");
-                message.push_str(help);
+                message.push_str(&visible(help));
             }
             writeln!(out, "::{command} {props}::{}", escape_data(&message))?;
             self.plain.push(concise::line(file.source(), d));

@@ -1,5 +1,6 @@
 //! The default renderer: rustc-style diagnostics via codespan-reporting, the offending text underlined, long lines excerpted.
 
+use std::borrow::Cow;
 use std::io::{self, Write};
 use std::ops::Range;
 
@@ -13,7 +14,7 @@ use codespan_reporting::term::{self, Config};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::engine::FileReport;
 use crate::pipeline::source::{floor_char_boundary, SourceFile};
-use crate::render::{Checked, RenderOptions, Renderer, Summary};
+use crate::render::{stand_in, visible, Checked, RenderOptions, Renderer, Summary};
 
 /// Lines longer than this (in bytes) are shown as excerpts around the labels.
 const LONG_LINE: usize = 200;
@@ -60,7 +61,7 @@ fn render_file(report: &FileReport, out: &mut dyn Write, options: RenderOptions)
 /// The lines one diagnostic needs, cut down to windows around its labels, with the real line and
 /// column numbers kept for display.
 struct Excerpt<'a> {
-    name: &'a str,
+    name: Cow<'a, str>,
     text: String,
     /// Per excerpt line: (start offset in `text`, real 1-based line number, real char column of the
     /// excerpt line's first char minus one, and the pieces mapping source ranges into `text`).
@@ -110,21 +111,6 @@ impl Piece {
         } else {
             self.range.end
         }
-    }
-}
-
-/// A visible stand-in for characters a terminal would not show (or would act on).
-fn stand_in(c: char) -> Option<String> {
-    match c {
-        '\t' => None,
-        '\u{0}'..='\u{1F}' => char::from_u32(0x2400 + c as u32).map(String::from),
-        '\u{7F}' => Some("\u{2421}".into()),
-        '\u{80}'..='\u{9F}'
-        | '\u{FEFF}'
-        | '\u{200B}'..='\u{200F}'
-        | '\u{202A}'..='\u{202E}'
-        | '\u{2066}'..='\u{2069}' => Some(format!("<U+{:04X}>", c as u32)),
-        _ => None,
     }
 }
 
@@ -233,7 +219,7 @@ impl<'a> Excerpt<'a> {
             });
         }
         Excerpt {
-            name: source.name(),
+            name: visible(source.name()),
             text,
             lines,
             source,
@@ -278,18 +264,18 @@ impl<'a> Excerpt<'a> {
             Severity::Info => CsSeverity::Note,
         };
         let mut labels = vec![CsLabel::primary((), self.map_range(&d.primary.span))
-            .with_message(d.primary.message.clone())];
+            .with_message(visible(&d.primary.message))];
         for l in &d.secondary {
             labels.push(
-                CsLabel::secondary((), self.map_range(&l.span)).with_message(l.message.clone()),
+                CsLabel::secondary((), self.map_range(&l.span)).with_message(visible(&l.message)),
             );
         }
-        let mut notes = d.notes.clone();
+        let mut notes: Vec<String> = d.notes.iter().map(|n| visible(n).into_owned()).collect();
         if let Some(help) = &d.help {
-            notes.push(format!("help: {help}"));
+            notes.push(format!("help: {}", visible(help)));
         }
         CsDiagnostic::new(severity)
-            .with_message(d.message.clone())
+            .with_message(visible(&d.message))
             .with_code(d.rule.name)
             .with_labels(labels)
             .with_notes(notes)
@@ -324,7 +310,7 @@ impl<'f> Files<'f> for Excerpt<'_> {
     type Source = &'f str;
 
     fn name(&'f self, _: ()) -> Result<&'f str, FilesError> {
-        Ok(self.name)
+        Ok(&self.name)
     }
 
     fn source(&'f self, _: ()) -> Result<&'f str, FilesError> {

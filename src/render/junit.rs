@@ -8,7 +8,7 @@
 
 use std::io::{self, Write};
 
-use crate::render::{concise, xml_escape, xml_text, Checked, Renderer, Summary};
+use crate::render::{concise, visible, xml_escape, xml_text, Checked, Renderer, Summary};
 use crate::Severity;
 
 /// Test suites collected as text, written at the end.
@@ -41,10 +41,12 @@ impl Renderer for Junit {
         }
         for d in file.diagnostics() {
             let p = file.source().position(d.primary.span.start);
+            // The body is the text report (concise line and help, through `visible`): its line
+            // breaks are the renderer's own, so no line of it starts with input text.
             let mut body = concise::line(file.source(), d);
             if let Some(help) = &d.help {
                 body.push_str("\nhelp: ");
-                body.push_str(help);
+                body.push_str(&visible(help));
             }
             let outcome = if d.severity == Severity::Info {
                 format!("<system-out>{}</system-out>", xml_text(&body))

@@ -25,6 +25,8 @@ pub mod junit;
 pub mod sarif;
 pub mod statistics;
 
+pub use crate::values::text::{line_start_name, stand_in, visible};
+
 /// The output formats of `sitemap-lint check --format`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
@@ -215,15 +217,6 @@ pub fn render(
         r.file(&Checked::new(report), out)?;
     }
     r.finish(&Summary::of(reports), out)
-}
-
-/// A message on one line: line breaks become spaces (line-oriented formats cannot carry them).
-pub fn one_line(s: &str) -> String {
-    if s.contains(['\n', '\r']) {
-        s.replace("\r\n", " ").replace(['\n', '\r'], " ")
-    } else {
-        s.to_string()
-    }
 }
 
 /// Escapes text for an XML attribute value or element content. Characters XML 1.0 cannot carry
@@ -489,10 +482,5 @@ mod tests {
             xml_escape("a<b>&\"'\n\u{0}"),
             "a&lt;b&gt;&amp;&quot;&apos;&#10;\\u{0}"
         );
-    }
-
-    #[test]
-    fn one_line_joins_lines() {
-        assert_eq!(one_line("a\nb\r\nc"), "a b c");
     }
 }

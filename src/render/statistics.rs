@@ -1,4 +1,7 @@
 //! `--statistics`: instead of the findings, how many there are per rule (most frequent first), as a text table or JSON.
+//!
+//! The table shows only rule names, severities and the rules' own summaries, never text from the
+//! input; anything from the input it ever shows must go through [`crate::render::visible`].
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};

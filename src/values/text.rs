@@ -1,5 +1,8 @@
 //! Text helpers shared by every layer: edit distance and closest-name lookup for misspelled
-//! names and values ("did you mean"), thousands separators, XML whitespace.
+//! names and values ("did you mean"), thousands separators, XML whitespace, and the one escaping
+//! of input text for terminals and CI logs ([`visible`]).
+
+use std::borrow::Cow;
 
 /// `52428800` → `52,428,800`.
 pub fn group(n: u64) -> String {
@@ -49,6 +52,62 @@ pub fn closest<'c>(input: &str, candidates: &[&'c str]) -> Option<&'c str> {
         .map(|(_, c)| c)
 }
 
+/// A visible stand-in for a character a terminal or CI log would not show, or would act on: C0
+/// controls except tab (`␛` for ESC, `␊` for a line feed: the Control Pictures block), DEL (`␡`),
+/// and as `<U+XXXX>` the C1 controls (U+0080–U+009F, among them CSI U+009B), the line and
+/// paragraph separators U+2028/U+2029, the bidirectional marks, embeddings, overrides and isolates
+/// (U+061C, U+200E/U+200F, U+202A–U+202E, U+2066–U+2069), and the invisible format characters
+/// U+200B–U+200D, U+2060–U+2065, U+206A–U+206F and U+FEFF. `None` for every other character.
+pub fn stand_in(c: char) -> Option<String> {
+    match c {
+        '\t' => None,
+        '\u{0}'..='\u{1F}' => char::from_u32(0x2400 + c as u32).map(String::from),
+        '\u{7F}' => Some("\u{2421}".into()),
+        '\u{80}'..='\u{9F}'
+        | '\u{061C}'
+        | '\u{FEFF}'
+        | '\u{200B}'..='\u{200F}'
+        | '\u{2028}'..='\u{202E}'
+        | '\u{2060}'..='\u{206F}' => Some(format!("<U+{:04X}>", c as u32)),
+        _ => None,
+    }
+}
+
+/// Text from the input (a file name, a quoted value, a message, a label, a note) made safe for a
+/// terminal or a CI log: every character [`stand_in`] names is replaced by its stand-in, so no
+/// escape sequence, line break or bidi override reaches the reader, and the result is one line.
+///
+/// Every text renderer (human, concise, github, statistics) and every stderr line that names a
+/// file or quotes a value goes through this one function; the human renderer's source excerpts
+/// use the same [`stand_in`]. The machine formats (JSON, SARIF, GitLab, JUnit, Checkstyle) keep
+/// exact values under their own escaping.
+pub fn visible(s: &str) -> Cow<'_, str> {
+    if !s.chars().any(|c| stand_in(c).is_some()) {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        match stand_in(c) {
+            Some(v) => out.push_str(&v),
+            None => out.push(c),
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// A file name for the start of a line in a text format, through [`visible`]. A name that starts
+/// with whitespace or `:` gets a `./` prefix (the same file), so no line of output begins with
+/// `::` from input text: the GitHub Actions runner reads such a line (after leading whitespace)
+/// as a workflow command, whatever format printed it.
+pub fn line_start_name(name: &str) -> Cow<'_, str> {
+    let shown = visible(name);
+    if shown.starts_with(|c: char| c == ':' || c.is_whitespace()) {
+        Cow::Owned(format!("./{shown}"))
+    } else {
+        shown
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -66,5 +125,24 @@ mod tests {
         assert_eq!(closest("lastmodd", &["loc", "lastmod"]), Some("lastmod"));
         assert_eq!(closest("Daily", &["daily", "weekly"]), Some("daily"));
         assert_eq!(closest("zzzzzz", &["loc", "lastmod"]), None);
+    }
+
+    #[test]
+    fn visible_replaces_controls_and_bidi_and_keeps_the_rest() {
+        assert_eq!(visible("plain é 例 \t"), "plain é 例 \t");
+        assert!(matches!(visible("plain"), Cow::Borrowed(_)));
+        assert_eq!(visible("a\nb\r\u{1b}[31m\u{7f}"), "a␊b␍␛[31m␡");
+        assert_eq!(
+            visible("\u{9b}\u{85}\u{2028}\u{2029}\u{202e}\u{2066}\u{2069}\u{61c}"),
+            "<U+009B><U+0085><U+2028><U+2029><U+202E><U+2066><U+2069><U+061C>"
+        );
+    }
+
+    #[test]
+    fn line_start_names_never_open_a_workflow_command() {
+        assert_eq!(line_start_name("::warning::x"), "./::warning::x");
+        assert_eq!(line_start_name(" ::x"), "./ ::x");
+        assert_eq!(line_start_name("\n::x"), "␊::x");
+        assert_eq!(line_start_name("a/::x"), "a/::x");
     }
 }

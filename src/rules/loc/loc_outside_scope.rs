@@ -5,6 +5,7 @@ use std::ops::Range;
 use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
 use crate::pipeline::model::{Entry, Kind, Sitemap};
+use crate::pipeline::source::starts_with_ignore_ascii_case;
 use crate::pipeline::url_key::UrlParts;
 use crate::rule::{Collector, Context, Rule, RuleMeta};
 
@@ -77,6 +78,12 @@ impl Rule for Check {
 }
 
 /// The sitemap's URL and its parts, parsed once per file.
+/// The host without a leading `www.` (any case), if it has one. Hosts may be non-ASCII
+/// (`例え.jp`): the prefix is compared as bytes, never sliced at a byte count.
+fn strip_www(host: &str) -> Option<&str> {
+    starts_with_ignore_ascii_case(host, "www.").then(|| &host["www.".len()..])
+}
+
 struct Base {
     url: String,
     parts: UrlParts,
@@ -121,16 +128,10 @@ impl<'a> Collector<'a> for Scope {
         let search_console;
         if bh.eq_ignore_ascii_case(lh) {
             search_console = "URL not allowed";
-        } else if lh.len() == bh.len() + 4
-            && lh[..4].eq_ignore_ascii_case("www.")
-            && lh[4..].eq_ignore_ascii_case(bh)
-        {
+        } else if strip_www(lh).is_some_and(|rest| rest.eq_ignore_ascii_case(bh)) {
             kinds.push("`www.` added to the host".to_string());
             search_console = "Path mismatch: Includes www";
-        } else if bh.len() == lh.len() + 4
-            && bh[..4].eq_ignore_ascii_case("www.")
-            && bh[4..].eq_ignore_ascii_case(lh)
-        {
+        } else if strip_www(bh).is_some_and(|rest| rest.eq_ignore_ascii_case(lh)) {
             kinds.push("`www.` missing from the host".to_string());
             search_console = "Path mismatch: Missing www";
         } else {

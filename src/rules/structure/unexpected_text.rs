@@ -5,6 +5,7 @@ use crate::diagnostic::Diagnostic;
 use std::ops::Range;
 
 use crate::pipeline::model::{is_xml_space, Entry, Field, Kind, Sitemap};
+use crate::pipeline::source::starts_with_ignore_ascii_case;
 use crate::rule::{Context, Rule, RuleMeta};
 
 declare_rule! {
@@ -50,8 +51,9 @@ pub struct Check;
 /// Whether stray text is a URL (so the fix is probably to wrap it in `<loc>`).
 pub fn looks_like_url(text: &str) -> bool {
     let t = text.trim_matches(is_xml_space);
-    let lower = t.get(..8).unwrap_or(t).to_ascii_lowercase();
-    (lower.starts_with("http://") || lower.starts_with("https://") || lower.starts_with("www."))
+    ["http://", "https://", "www."]
+        .iter()
+        .any(|p| starts_with_ignore_ascii_case(t, p))
         && !t.contains(is_xml_space)
 }
 
