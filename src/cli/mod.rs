@@ -59,7 +59,11 @@ enum Command {
     /// Check sitemap and sitemap index files (plain or gzip)
     Check(CheckArgs),
     /// List every rule with its category, default severity and summary
-    Rules,
+    Rules {
+        /// `text` (a table) or `json` (an array of objects)
+        #[arg(long, value_enum, default_value_t = ConfigFormat::Text)]
+        format: ConfigFormat,
+    },
     /// Print a rule's documentation
     Explain {
         /// Rule name, e.g. `lastmod-invalid`
@@ -68,6 +72,17 @@ enum Command {
     /// Print the effective configuration for a file or folder: the config file used, the preset,
     /// every rule's severity and where each value comes from
     Config(ConfigCmd),
+    /// Print a shell completion script: `sitemap-lint completions bash > /etc/bash_completion.d/sitemap-lint`
+    Completions {
+        /// The shell to complete in
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print a manual page (roff): `sitemap-lint man > sitemap-lint.1`, or `sitemap-lint man | man -l -`
+    Man {
+        /// A command's own page, e.g. `check` for sitemap-lint-check(1) [default: sitemap-lint(1)]
+        command: Option<String>,
+    },
 }
 
 /// Where rule severities and settings come from (shared by `check` and `config`).
@@ -169,12 +184,14 @@ struct CheckArgs {
     /// Write the report to PATH instead of stdout (a one-line summary still goes to stderr)
     #[arg(short = 'o', long, value_name = "PATH")]
     output_file: Option<PathBuf>,
-    /// When to use colour (NO_COLOR is honoured with `auto`)
+    /// When to use colour. With `auto`: never when NO_COLOR is set, always when FORCE_COLOR or
+    /// CLICOLOR_FORCE is, else on a terminal
     #[arg(long, value_enum, default_value_t = ColorArg::Auto)]
     color: ColorArg,
-    /// Name used for stdin input in diagnostics and for `--exclude`
-    #[arg(long, value_name = "NAME", default_value = "<stdin>")]
-    stdin_filename: String,
+    /// Name used for stdin input (`-` among the paths) in diagnostics and for `--exclude`
+    /// [default: <stdin>]
+    #[arg(long, value_name = "NAME")]
+    stdin_filename: Option<String>,
     /// Skip files and directories matching GLOB while walking directories (repeatable). A glob
     /// without `/` matches a name at any depth; one with `/` matches from the current directory
     #[arg(long, value_name = "GLOB")]
@@ -196,7 +213,7 @@ struct CheckArgs {
     statistics: bool,
     /// Threads: files checked in parallel, and the threads one large file is parsed and checked
     /// on [default: number of CPUs]
-    #[arg(short, long, value_name = "N")]
+    #[arg(short, long, value_name = "N", value_parser = parse_jobs)]
     jobs: Option<NonZeroUsize>,
     /// The current time for date rules, as a W3C Datetime with a time zone (e.g.
     /// `2024-11-21T12:00:00Z`) or a date (midnight UTC) [default: the clock]
@@ -222,6 +239,19 @@ fn parse_sitemap_url(value: &str) -> Result<String, String> {
     {
         Some(p) => Err(format!("not a valid http(s) URL: {}", p.message)),
         None => Ok(value.to_string()),
+    }
+}
+
+/// Parses `--jobs`: 1 or more.
+fn parse_jobs(value: &str) -> Result<NonZeroUsize, String> {
+    match value.parse::<usize>() {
+        Ok(0) => Err(
+            "0 threads would check nothing: give 1 or more, or leave out `-j` to use \
+                      every CPU"
+                .into(),
+        ),
+        Ok(n) => Ok(NonZeroUsize::new(n).unwrap_or(NonZeroUsize::MIN)),
+        Err(_) => Err("expected a number of threads (1 or more)".into()),
     }
 }
 
@@ -314,9 +344,16 @@ pub fn main() -> ExitCode {
     let mut out = BufWriter::new(stdout.lock());
     let result = match cli.command {
         Command::Check(args) => check(args, &mut out),
-        Command::Rules => list_rules(&mut out).map(|()| EXIT_OK),
+        Command::Rules { format } => list_rules(format, &mut out).map(|()| EXIT_OK),
         Command::Explain { rule } => explain(&rule, &mut out),
         Command::Config(args) => show_config(args, &mut out),
+        Command::Completions { shell } => {
+            use clap_complete::Generator;
+            let mut cmd = Cli::command().bin_name("sitemap-lint");
+            cmd.build();
+            shell.try_generate(&cmd, &mut out).map(|()| EXIT_OK)
+        }
+        Command::Man { command } => man_page(command.as_deref(), &mut out),
     };
     let code = match result.and_then(|code| out.flush().map(|()| code)) {
         Ok(code) => code,
@@ -357,6 +394,16 @@ fn check(args: CheckArgs, stdout: &mut dyn Write) -> io::Result<u8> {
     if args.statistics && !matches!(format, Format::Human | Format::Concise | Format::Json) {
         return usage_error("--statistics works with --format human, concise or json");
     }
+    let stdin_filename = match &args.stdin_filename {
+        Some(name) if !args.paths.iter().any(|p| p.as_os_str() == "-") => {
+            return usage_error(&format!(
+                "--stdin-filename `{name}` names stdin, but stdin is not read: add `-` to the \
+                 paths (`sitemap-lint check --stdin-filename {name} -`)"
+            ))
+        }
+        Some(name) => name.as_str(),
+        None => "<stdin>",
+    };
     let excludes = match Excludes::new(&args.exclude) {
         Ok(e) => e,
         Err(message) => return usage_error(&message),
@@ -391,7 +438,7 @@ fn check(args: CheckArgs, stdout: &mut dyn Write) -> io::Result<u8> {
     };
     let collected = walk::collect(
         &args.paths,
-        &args.stdin_filename,
+        stdin_filename,
         &excludes,
         Some(&config_excludes),
         args.force_exclude,
@@ -401,12 +448,7 @@ fn check(args: CheckArgs, stdout: &mut dyn Write) -> io::Result<u8> {
     let per_target: Vec<Arc<Settings>> = collected
         .targets
         .iter()
-        .map(|t| {
-            discovery
-                .for_target(t, &args.stdin_filename)
-                .settings
-                .clone()
-        })
+        .map(|t| discovery.for_target(t, stdin_filename).settings.clone())
         .collect();
     let config_errors = discovery.take_errors();
     if !config_errors.is_empty() {
@@ -460,11 +502,7 @@ fn check(args: CheckArgs, stdout: &mut dyn Write) -> io::Result<u8> {
     let color = match args.color {
         ColorArg::Always => true,
         ColorArg::Never => false,
-        ColorArg::Auto => {
-            std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
-                && to_terminal
-                && std::env::var("TERM").map_or(true, |t| t != "dumb")
-        }
+        ColorArg::Auto => auto_color(to_terminal, |name| std::env::var_os(name)),
     };
     let mut renderer: Box<dyn render::Renderer> = if args.statistics {
         Box::new(Statistics::new(format == Format::Json))
@@ -560,14 +598,15 @@ fn check(args: CheckArgs, stdout: &mut dyn Write) -> io::Result<u8> {
     }
 
     let too_many_warnings = args.max_warnings.is_some_and(|max| summary.warnings > max);
-    if too_many_warnings {
+    let summary_line = format == Format::Human || args.output_file.is_some();
+    if too_many_warnings && !summary_line {
         eprintln!(
             "sitemap-lint: error: {} (more than --max-warnings {})",
             render::plural(summary.warnings, "warning"),
             args.max_warnings.unwrap_or(0)
         );
     }
-    if format == Format::Human || args.output_file.is_some() {
+    if summary_line {
         let status = if summary.errors > 0 || too_many_warnings || unreadable > 0 || internal_error
         {
             "error"
@@ -575,6 +614,9 @@ fn check(args: CheckArgs, stdout: &mut dyn Write) -> io::Result<u8> {
             "ok"
         };
         let mut line = format!("sitemap-lint: {status}: {}", summary.line());
+        if let (true, Some(max)) = (too_many_warnings, args.max_warnings) {
+            line.push_str(&format!("; more warnings than --max-warnings {max} allows"));
+        }
         if let Some(set_line) = &set_line {
             line.push_str(&format!("; {set_line}"));
         }
@@ -598,6 +640,23 @@ fn check(args: CheckArgs, stdout: &mut dyn Write) -> io::Result<u8> {
     } else {
         EXIT_OK
     })
+}
+
+/// `--color auto`: the flag wins over the environment, then NO_COLOR (no-color.org: set and not
+/// empty) turns colour off, then FORCE_COLOR (force-color.org: set and not empty; `0` and `false`
+/// force nothing, as in Node) or CLICOLOR_FORCE (bixense.com/clicolors: set and not `0`) turns it
+/// on, and otherwise a terminal that is not `TERM=dumb` gets it.
+fn auto_color(to_terminal: bool, var: impl Fn(&str) -> Option<std::ffi::OsString>) -> bool {
+    let set = |name: &str, off: &[&str]| {
+        var(name).is_some_and(|v| !v.is_empty() && !off.iter().any(|o| v == **o))
+    };
+    if set("NO_COLOR", &[]) {
+        return false;
+    }
+    if set("FORCE_COLOR", &["0", "false"]) || set("CLICOLOR_FORCE", &["0"]) {
+        return true;
+    }
+    to_terminal && var("TERM").is_none_or(|t| t != "dumb")
 }
 
 /// How the run relates files to URLs ([`site_set`]), and whether the files form a set.
@@ -907,7 +966,50 @@ fn show_config(args: ConfigCmd, out: &mut dyn Write) -> io::Result<u8> {
     Ok(EXIT_OK)
 }
 
-fn list_rules(out: &mut dyn Write) -> io::Result<()> {
+/// `sitemap-lint man [COMMAND]`: sitemap-lint(1), or a command's page, sitemap-lint-COMMAND(1),
+/// as the main page's COMMANDS section names them (clap_mangen's layout, as cargo's and git's).
+fn man_page(command: Option<&str>, out: &mut dyn Write) -> io::Result<u8> {
+    let main = Cli::command();
+    let cmd = match command {
+        None => main,
+        Some(name) => match main.find_subcommand(name) {
+            Some(sub) => sub
+                .clone()
+                .display_name(format!("sitemap-lint-{name}"))
+                .bin_name(format!("sitemap-lint {name}")),
+            None => {
+                let names: Vec<&str> = main.get_subcommands().map(|c| c.get_name()).collect();
+                return usage_error(&format!(
+                    "no command `{name}`; the pages are sitemap-lint(1) (`sitemap-lint man`) and \
+                     one per command: {}",
+                    names.join(", ")
+                ));
+            }
+        },
+    };
+    clap_mangen::Man::new(cmd)
+        .source(format!("sitemap-lint {}", env!("CARGO_PKG_VERSION")))
+        .render(out)?;
+    Ok(EXIT_OK)
+}
+
+fn list_rules(format: ConfigFormat, out: &mut dyn Write) -> io::Result<()> {
+    if format == ConfigFormat::Json {
+        let rules: Vec<_> = rules::metas()
+            .map(|m| {
+                serde_json::json!({
+                    "name": m.name,
+                    "category": m.category.as_str(),
+                    "default_severity": m.default_severity.as_str(),
+                    "opt_in": m.opt_in,
+                    "summary": m.summary,
+                    "docs": m.docs(),
+                })
+            })
+            .collect();
+        let text = serde_json::to_string_pretty(&rules).map_err(io::Error::other)?;
+        return writeln!(out, "{text}");
+    }
     let width = rules::metas().map(|m| m.name.len()).max().unwrap_or(0);
     for m in rules::metas() {
         writeln!(
@@ -937,22 +1039,45 @@ fn explain(name: &str, out: &mut dyn Write) -> io::Result<u8> {
             Ok(EXIT_OK)
         }
         None => {
-            let close: Vec<&str> = rules::metas()
-                .map(|m| m.name)
-                .filter(|n| {
-                    n.contains(name)
-                        || name.contains(n)
-                        || sitemap_lint::values::text::distance(n, name) <= 3
-                })
-                .collect();
             eprintln!("sitemap-lint: error: unknown rule `{name}`");
-            if !close.is_empty() {
-                eprintln!("  did you mean: {}", close.join(", "));
+            for line in explain_suggestions(name) {
+                eprintln!("  {line}");
             }
             eprintln!("  run `sitemap-lint rules` to list them all");
             Ok(EXIT_TROUBLE)
         }
     }
+}
+
+/// What `explain NAME` suggests for a name that is no rule: compared without case, a category's
+/// rules, and rules whose names contain it, are contained in it or are a few edits away.
+fn explain_suggestions(name: &str) -> Vec<String> {
+    use sitemap_lint::rule::Category;
+    let lower = name.to_lowercase();
+    let mut lines = Vec::new();
+    if let Some(category) = Category::ALL.into_iter().find(|c| c.as_str() == lower) {
+        let members: Vec<&str> = rules::metas()
+            .filter(|m| m.category == category)
+            .map(|m| m.name)
+            .collect();
+        lines.push(format!(
+            "`{category}` is a category; its rules: {}",
+            members.join(", ")
+        ));
+    }
+    let close: Vec<&str> = rules::metas()
+        .map(|m| m.name)
+        .filter(|n| {
+            lower.len() <= 64
+                && (n.contains(&lower)
+                    || lower.contains(n)
+                    || sitemap_lint::values::text::distance(n, &lower) <= 3)
+        })
+        .collect();
+    if lines.is_empty() && !close.is_empty() {
+        lines.push(format!("did you mean: {}", close.join(", ")));
+    }
+    lines
 }
 
 #[cfg(test)]

@@ -70,7 +70,7 @@ fn plainly_in_range(v: &[u8]) -> bool {
 }
 
 /// Whether a valid decimal lies in [0, 1], decided on the digits (no float rounding).
-fn in_range(s: &str) -> bool {
+pub(crate) fn in_range(s: &str) -> bool {
     let negative = s.starts_with('-');
     let digits = s.trim_start_matches(['+', '-']);
     let (int, frac) = digits.split_once('.').unwrap_or((digits, ""));
