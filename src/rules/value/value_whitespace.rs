@@ -4,7 +4,7 @@ use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
 use crate::pipeline::model::{ChildKind, Entry, Field, Sitemap};
 use crate::rule::{Context, Rule, RuleMeta};
-use crate::rules::value::priority_invalid;
+use crate::rules::value::{in_range, is_decimal};
 use crate::values::datetime::{self, Verdict};
 use crate::values::uri;
 
@@ -129,7 +129,7 @@ fn valid(field: Field, value: &str) -> bool {
             datetime::parse(value),
             Verdict::Valid(_) | Verdict::MissingTimezone(..)
         ),
-        Field::Priority => priority_invalid::is_decimal(value) && priority_invalid::in_range(value),
+        Field::Priority => is_decimal(value) && in_range(value),
         Field::Changefreq => true,
     }
 }
