@@ -58,6 +58,9 @@ impl Preset {
         Preset::StrictXsd,
     ];
 
+    /// The preset in effect when a configuration chooses none: its settings are the defaults.
+    pub const DEFAULT: Preset = Preset::Google;
+
     pub fn name(self) -> &'static str {
         match self {
             Preset::Google => "google",
@@ -866,6 +869,10 @@ mod tests {
 
     #[test]
     fn preset_and_strict_rules_exist() {
+        // `sitemap-lint config` shows the default preset when none is chosen: it must change
+        // nothing.
+        assert!(Preset::DEFAULT.rules().is_empty());
+        assert_eq!(Preset::DEFAULT.max_url_length(), DEFAULT_MAX_URL_LENGTH);
         for p in Preset::ALL {
             for (name, _) in p.rules() {
                 assert!(rules::find(name).is_some(), "{name}");

@@ -13,6 +13,7 @@ pub mod config;
 pub mod diagnostic;
 pub mod docs;
 pub mod engine;
+pub mod exec;
 pub mod extensions;
 pub mod hreflang;
 pub mod pipeline;

@@ -606,12 +606,22 @@ fn max_warnings_exit_zero_and_quiet() {
             .code(),
         Some(0)
     );
+    // The summary names the threshold that failed the run; formats without a summary line get
+    // a line of their own.
     let o = run(&["check", "--max-warnings", "0", warn], None);
     assert_eq!(o.status.code(), Some(1));
-    assert!(
-        stderr(&o).contains("1 warning (more than --max-warnings 0)"),
-        "{}",
-        stderr(&o)
+    assert_eq!(
+        stderr(&o),
+        "sitemap-lint: error: 1 warning in 1 file; more warnings than --max-warnings 0 allows\n"
+    );
+    let o = run(
+        &["check", "--format", "concise", "--max-warnings", "0", warn],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stderr(&o),
+        "sitemap-lint: error: 1 warning (more than --max-warnings 0)\n"
     );
     assert_eq!(
         run(&["check", "--exit-zero", bad], None).status.code(),
@@ -1107,5 +1117,271 @@ fn a_walked_folder_of_feeds_only_is_not_a_clean_run() {
             .contains("1 text sitemap not checked (only XML sitemaps are, --verbose lists them)"),
         "{}",
         stderr(&o)
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Small things users hit (issue 21).
+
+#[test]
+fn completions_and_man_pages_are_printed() {
+    for shell in ["bash", "zsh", "fish", "powershell", "elvish"] {
+        let o = run(&["completions", shell], None);
+        assert_eq!(o.status.code(), Some(0), "{shell}: {}", stderr(&o));
+        let out = stdout(&o);
+        assert!(
+            out.contains("sitemap-lint") && out.contains("max-warnings"),
+            "{shell}: {out}"
+        );
+    }
+    assert_eq!(run(&["completions", "tcsh"], None).status.code(), Some(2));
+    let o = run(&["man"], None);
+    assert_eq!(o.status.code(), Some(0));
+    let page = stdout(&o);
+    assert!(
+        page.starts_with(".ie ") && page.contains(".TH sitemap-lint 1"),
+        "{page}"
+    );
+    assert!(page.contains("sitemap\\-lint\\-check(1)"), "{page}");
+    let o = run(&["man", "check"], None);
+    assert_eq!(o.status.code(), Some(0));
+    let page = stdout(&o);
+    assert!(page.contains(".TH sitemap-lint-check 1"), "{page}");
+    assert!(page.contains("\\-\\-max\\-warnings"), "{page}");
+    assert!(page.contains(concat!("sitemap-lint ", env!("CARGO_PKG_VERSION"))));
+    let o = run(&["man", "chek"], None);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("one per command: check,"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn completions_into_a_closed_pipe_end_quietly() {
+    let mut child = bin()
+        .args(["completions", "zsh"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let o = child.wait_with_output().unwrap();
+    assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
+    assert_eq!(o.status.code(), Some(0));
+}
+
+#[test]
+fn rules_as_json() {
+    let o = run(&["rules", "--format", "json"], None);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let rules: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let rules = rules.as_array().unwrap();
+    assert_eq!(rules.len(), sitemap_lint::rules::metas().count());
+    let lastmod = rules
+        .iter()
+        .find(|r| r["name"] == "lastmod-invalid")
+        .unwrap();
+    assert_eq!(lastmod["category"], "date");
+    assert_eq!(lastmod["default_severity"], "error");
+    assert_eq!(lastmod["opt_in"], false);
+    assert!(lastmod["summary"].as_str().is_some_and(|s| !s.is_empty()));
+    assert!(lastmod["docs"]
+        .as_str()
+        .unwrap()
+        .contains("## What it does"));
+    let opt_in = rules.iter().filter(|r| r["opt_in"] == true).count();
+    assert!(opt_in > 0, "the opt-in rules are marked");
+}
+
+#[test]
+fn force_color_and_clicolor_force_turn_colour_on_and_no_color_wins() {
+    let with = |vars: &[(&str, &str)], args: &[&str]| {
+        let mut cmd = bin();
+        for name in ["NO_COLOR", "FORCE_COLOR", "CLICOLOR_FORCE"] {
+            cmd.env_remove(name);
+        }
+        for (k, v) in vars {
+            cmd.env(k, v);
+        }
+        let o = run_cmd(cmd, args, Some(BAD.as_bytes()));
+        String::from_utf8_lossy(&o.stdout).contains('\x1b')
+    };
+    let check = ["check", "-"];
+    assert!(!with(&[], &check), "a pipe gets no colour");
+    assert!(with(&[("FORCE_COLOR", "1")], &check));
+    assert!(with(&[("FORCE_COLOR", "true")], &check));
+    assert!(!with(&[("FORCE_COLOR", "0")], &check));
+    assert!(!with(&[("FORCE_COLOR", "")], &check));
+    assert!(with(&[("CLICOLOR_FORCE", "1")], &check));
+    assert!(!with(&[("CLICOLOR_FORCE", "0")], &check));
+    assert!(!with(&[("NO_COLOR", "1"), ("FORCE_COLOR", "1")], &check));
+    assert!(!with(&[("NO_COLOR", "1"), ("CLICOLOR_FORCE", "1")], &check));
+    // The flag beats the environment.
+    assert!(!with(
+        &[("FORCE_COLOR", "1")],
+        &["check", "--color", "never", "-"]
+    ));
+    assert!(with(
+        &[("NO_COLOR", "1")],
+        &["check", "--color", "always", "-"]
+    ));
+}
+
+#[test]
+fn infos_are_called_info_not_note() {
+    let d = tempdir("info-word");
+    let f = write(
+        &d,
+        "sitemap.xml",
+        br#"<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+  <url><loc>https://www.example.com/</loc><priority>0.5</priority></url>
+</urlset>
+"#,
+    );
+    let f = f.to_str().unwrap();
+    // An opt-in rule switched on at severity `info` by the configuration file.
+    let cfg = write(
+        &d,
+        "sitemap-lint.toml",
+        b"[rules]\nchangefreq-priority-ignored = \"info\"\n",
+    );
+    let cfg = cfg.to_str().unwrap();
+    for (format, want) in [
+        ("human", "info[changefreq-priority-ignored]"),
+        ("concise", ": info: "),
+    ] {
+        for color in ["never", "always"] {
+            let o = run(
+                &[
+                    "check", "--config", cfg, "--format", format, "--color", color, f,
+                ],
+                None,
+            );
+            let out = stdout(&o);
+            assert!(out.contains(want), "{format} {color}: {out}");
+            assert!(!out.contains("note"), "{format} {color}: {out}");
+        }
+    }
+}
+
+#[test]
+fn stdin_filename_without_dash_is_a_usage_error() {
+    let d = tempdir("stdin-name");
+    let f = write(&d, "sitemap.xml", GOOD.as_bytes());
+    let o = run(
+        &[
+            "check",
+            "--stdin-filename",
+            "public/sitemap.xml",
+            f.to_str().unwrap(),
+        ],
+        Some(BAD.as_bytes()),
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("add `-` to the paths"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(stdout(&o), "");
+    let o = run(
+        &["check", "--stdin-filename", "public/sitemap.xml", "-"],
+        Some(BAD.as_bytes()),
+    );
+    assert_eq!(o.status.code(), Some(1));
+}
+
+#[test]
+fn zero_jobs_gets_a_clear_message() {
+    let o = run(&["check", "-j", "0", "-"], Some(GOOD.as_bytes()));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("0 threads would check nothing: give 1 or more"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(
+        run(&["check", "-j", "1", "-"], Some(GOOD.as_bytes()))
+            .status
+            .code(),
+        Some(0)
+    );
+}
+
+#[test]
+fn explain_suggests_across_case_and_categories() {
+    let o = run(&["explain", "LASTMOD"], None);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("did you mean: lastmod-invalid,"),
+        "{}",
+        stderr(&o)
+    );
+    let o = run(&["explain", "Lastmod-Invalid"], None);
+    assert!(
+        stderr(&o).contains("did you mean: lastmod-invalid\n"),
+        "{}",
+        stderr(&o)
+    );
+    for name in ["date", "DATE"] {
+        let o = run(&["explain", name], None);
+        assert_eq!(o.status.code(), Some(2));
+        let err = stderr(&o);
+        assert!(
+            err.contains("`date` is a category; its rules: lastmod-invalid,"),
+            "{err}"
+        );
+    }
+}
+
+#[test]
+fn config_shows_the_preset_in_effect() {
+    let d = tempdir("preset");
+    let o = run_in(&d, &["config", "--isolated"], None);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("preset = \"google\"") && !stdout(&o).contains("preset: none"),
+        "{}",
+        stdout(&o)
+    );
+    let o = run_in(&d, &["config", "--isolated", "--format", "json"], None);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["preset"]["value"], "google");
+    assert_eq!(v["preset"]["source"], "default");
+    write(&d, "sitemap-lint.toml", b"preset = \"yandex\"\n");
+    let o = run_in(&d, &["config", "--format", "json"], None);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["preset"]["value"], "yandex");
+}
+
+#[test]
+fn value_whitespace_help_offers_only_valid_values() {
+    let o = run(
+        &["check", "--color", "never", "-"],
+        Some(
+            br#"<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+<url><loc> https://www.example.com/a b </loc><lastmod> 2024-05 </lastmod><priority> 1.5 </priority></url>
+<url><loc> https://www.example.com/ok </loc><lastmod> 2024-05-01 </lastmod><priority> 0.5 </priority></url>
+</urlset>"#,
+        ),
+    );
+    let out = stdout(&o);
+    for bad in ["a b</loc>", ">2024-05<", ">1.5<"] {
+        assert!(!out.contains(bad), "{bad}: {out}");
+    }
+    for good in [
+        "write `<loc>https://www.example.com/ok</loc>`",
+        "write `<lastmod>2024-05-01</lastmod>`",
+        "write `<priority>0.5</priority>`",
+    ] {
+        assert!(out.contains(good), "{good}: {out}");
+    }
+    assert_eq!(
+        out.matches("which is not valid itself either").count(),
+        3,
+        "{out}"
     );
 }

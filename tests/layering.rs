@@ -47,7 +47,6 @@ const KNOWN: &[&str] = &[
     "rule file imports a rule file: rules::structure::unknown_element → rules::extension::extension_namespace",
     "rule file imports a rule file: rules::structure::unknown_element → rules::extension::xhtml_link_namespace",
     "rule file imports a rule file: rules::structure::unknown_element → rules::structure::missing_loc",
-    "rule file imports a rule file: rules::value::priority_all_identical → rules::value::priority_invalid",
 ];
 
 const MAX_CODE_LINES: usize = 1_000;

@@ -1,94 +1,50 @@
-//! The pre-commit hook for real: a temporary git repository whose `.pre-commit-config.yaml` points
-//! at this repository (a snapshot of the working tree, committed into a temporary hook
-//! repository), pre-commit installed from PyPI, and commits that the hook refuses or lets through.
+//! The pre-commit hooks for real: a temporary git repository whose `.pre-commit-config.yaml` is
+//! the recipe of docs/install.md as written, pointed at this repository (the working tree,
+//! committed into a temporary hook repository and tagged as the release of this version would
+//! be), pre-commit installed from PyPI, and commits that the hooks refuse or let through.
 //!
-//! pre-commit builds the hook with `cargo install` (`language: rust`); the build goes to
+//! `sitemap-lint` (`language: rust`): pre-commit builds it with `cargo install`; the build goes to
 //! `target/pre-commit-build` so later runs reuse the dependencies, and is not optimised (the
-//! test is about the hook, not the binary's speed). pre-commit itself is looked up in
-//! `target/pre-commit-venv` (where `.ci/run` installs it), then on PATH, and else installed there
-//! with pip. When that fails the test is skipped with a notice, unless `CI=true`.
+//! test is about the hook, not the binary's speed). `sitemap-lint-system` (`language: system`)
+//! runs the binary under test from PATH, with no Rust toolchain on PATH. pre-commit itself is
+//! looked up in `target/pre-commit-venv` (where `.ci/run` installs it), then on PATH, and else
+//! installed there with pip. When that fails the tests are skipped with a notice, unless
+//! `CI=true`.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-const BROKEN: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
-<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
-  <url><loc>https://www.example.com/summer sale</loc></url>
-</urlset>
-"#;
-
-const FIXED: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
-<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
-  <url><loc>https://www.example.com/summer%20sale</loc></url>
-</urlset>
-"#;
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn target_dir() -> PathBuf {
-    Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .parent()
-        .unwrap()
-        .to_path_buf()
-}
+#[path = "support/tools.rs"]
+mod tools;
+use tools::{root, target_dir, text, works, BROKEN, FIXED};
 
 fn skip_or_fail(why: &str) {
-    if std::env::var("CI").as_deref() == Ok("true") {
-        panic!("{why}");
-    }
-    eprintln!("NOTICE: skipping the pre-commit test: {why}");
-}
-
-fn works(program: &Path, arg: &str) -> bool {
-    Command::new(program)
-        .arg(arg)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success())
+    tools::skip_or_fail("pre-commit", why);
 }
 
 /// The `pre-commit` executable, installed into `target/pre-commit-venv` if needed.
 fn pre_commit() -> Option<PathBuf> {
-    let venv = target_dir().join("pre-commit-venv");
-    let in_venv = venv.join("bin/pre-commit");
-    if works(&in_venv, "--version") {
-        return Some(in_venv);
-    }
-    if works(Path::new("pre-commit"), "--version") {
-        return Some(PathBuf::from("pre-commit"));
-    }
-    let created = Command::new("python3")
-        .args(["-m", "venv"])
-        .arg(&venv)
-        .status()
-        .is_ok_and(|s| s.success());
-    let installed = created
-        && Command::new(venv.join("bin/pip"))
-            .args(["install", "--quiet", "pre-commit"])
-            .status()
-            .is_ok_and(|s| s.success());
-    if installed && works(&in_venv, "--version") {
-        Some(in_venv)
-    } else {
-        skip_or_fail("pre-commit is not installed and `pip install pre-commit` failed");
-        None
-    }
-}
-
-/// A scratch directory for this test run.
-fn scratch() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("sitemap-lint-precommit-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    tools::python_tool("pre-commit", "pre-commit-venv", "pre-commit", "pre-commit")
 }
 
 /// Runs `program` in `dir` with an isolated git and pre-commit configuration.
 fn run(scratch: &Path, dir: &Path, program: &Path, args: &[&str]) -> Output {
-    let out = Command::new(program)
+    run_with_path(scratch, dir, program, args, None)
+}
+
+/// [`run`], with PATH set to `path` when given.
+fn run_with_path(
+    scratch: &Path,
+    dir: &Path,
+    program: &Path,
+    args: &[&str],
+    path: Option<&std::ffi::OsStr>,
+) -> Output {
+    let mut cmd = Command::new(program);
+    if let Some(path) = path {
+        cmd.env("PATH", path);
+    }
+    let out = cmd
         .args(args)
         .current_dir(dir)
         .env("GIT_CONFIG_NOSYSTEM", "1")
@@ -107,14 +63,6 @@ fn run(scratch: &Path, dir: &Path, program: &Path, args: &[&str]) -> Output {
     out
 }
 
-fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
-}
-
 fn ok(o: Output, what: &str) -> Output {
     assert!(o.status.success(), "{what} failed:\n{}", text(&o));
     o
@@ -124,8 +72,9 @@ fn git(scratch: &Path, dir: &Path, args: &[&str]) -> Output {
     run(scratch, dir, Path::new("git"), args)
 }
 
-/// The project's files as they are in the working tree (tracked and new, not ignored), without
-/// the test folders, committed into a fresh repository: what a user's pre-commit would clone.
+/// The project's files as they are in the working tree (tracked and new, not ignored) committed
+/// into a fresh repository and tagged `v<version>`, as the release of this version will be: what
+/// a user's pre-commit clones. Returns the repository and the commit.
 fn hook_repository(scratch: &Path) -> (PathBuf, String) {
     let repo = scratch.join("hook-repo");
     std::fs::create_dir_all(&repo).unwrap();
@@ -144,15 +93,8 @@ fn hook_repository(scratch: &Path) -> (PathBuf, String) {
         "git ls-files",
     );
     for name in String::from_utf8(listed.stdout).unwrap().split('\0') {
-        if name.is_empty()
-            || name.starts_with("tests/")
-            || name.starts_with("corpus/")
-            || name.starts_with(".ci/")
-        {
-            continue;
-        }
         let from = root().join(name);
-        if !from.is_file() {
+        if name.is_empty() || !from.is_file() {
             continue; // deleted in the working tree
         }
         let to = repo.join(name);
@@ -166,9 +108,71 @@ fn hook_repository(scratch: &Path) -> (PathBuf, String) {
         git(scratch, &repo, &["commit", "-q", "-m", "sitemap-lint"]),
         "git commit",
     );
+    ok(git(scratch, &repo, &["tag", &release_tag()]), "git tag");
     let rev = ok(git(scratch, &repo, &["rev-parse", "HEAD"]), "git rev-parse");
     let rev = String::from_utf8(rev.stdout).unwrap().trim().to_string();
     (repo, rev)
+}
+
+/// The tag the release workflow publishes this version under.
+fn release_tag() -> String {
+    format!("v{}", env!("CARGO_PKG_VERSION"))
+}
+
+const REPOSITORY_URL: &str = "https://github.com/sitemap-lint/sitemap-lint";
+
+/// The YAML block that follows `<!-- recipe: NAME ` in docs/install.md, as a user copies it, with
+/// the repository URL pointed at `repo`. The recipe's `rev:` must be this version's tag.
+fn recipe(name: &str, repo: &Path) -> String {
+    let docs = std::fs::read_to_string(root().join("docs/install.md")).unwrap();
+    let marker = format!("<!-- recipe: {name} ");
+    let at = docs
+        .find(&marker)
+        .unwrap_or_else(|| panic!("docs/install.md has no `{marker}`"));
+    let block = docs[at..].split("```yaml\n").nth(1).unwrap();
+    let block = &block[..block.find("```").unwrap()];
+    assert_eq!(block.matches(REPOSITORY_URL).count(), 1, "{block}");
+    let rev = format!("rev: {} ", release_tag());
+    assert!(
+        block.contains(&rev),
+        "the {name} recipe must name this version's tag (`{rev}`):\n{block}"
+    );
+    block.replace(REPOSITORY_URL, &repo.display().to_string())
+}
+
+/// A scratch folder with an isolated git configuration, and the hook repository in it.
+fn setup(tag: &str) -> (PathBuf, PathBuf, String) {
+    let scratch = tools::scratch(tag);
+    std::fs::write(
+        scratch.join("gitconfig"),
+        "[user]\n\tname = Test\n\temail = test@example.com\n[init]\n\tdefaultBranch = main\n[commit]\n\tgpgsign = false\n",
+    )
+    .unwrap();
+    let (hook_repo, rev) = hook_repository(&scratch);
+    (scratch, hook_repo, rev)
+}
+
+/// A fresh git repository `site` with `config` as its `.pre-commit-config.yaml`, the hooks
+/// installed.
+fn site(
+    scratch: &Path,
+    pre_commit: &Path,
+    config: &str,
+    path: Option<&std::ffi::OsStr>,
+) -> PathBuf {
+    let work = scratch.join("site");
+    std::fs::create_dir_all(work.join("public")).unwrap();
+    ok(git(scratch, &work, &["init", "-q"]), "git init");
+    std::fs::write(work.join(".pre-commit-config.yaml"), config).unwrap();
+    ok(
+        run_with_path(scratch, &work, pre_commit, &["validate-config"], path),
+        "pre-commit validate-config",
+    );
+    ok(
+        run_with_path(scratch, &work, pre_commit, &["install"], path),
+        "pre-commit install",
+    );
+    work
 }
 
 fn gzip(data: &[u8]) -> Vec<u8> {
@@ -179,7 +183,7 @@ fn gzip(data: &[u8]) -> Vec<u8> {
 }
 
 #[test]
-fn the_hook_refuses_a_broken_sitemap_and_lets_the_fix_through() {
+fn the_recipe_builds_the_hook_which_refuses_a_broken_sitemap_and_lets_the_fix_through() {
     if !works(Path::new("git"), "--version") {
         return skip_or_fail("git is not installed");
     }
@@ -187,13 +191,7 @@ fn the_hook_refuses_a_broken_sitemap_and_lets_the_fix_through() {
         return;
     };
     let started = std::time::Instant::now();
-    let scratch = scratch();
-    std::fs::write(
-        scratch.join("gitconfig"),
-        "[user]\n\tname = Test\n\temail = test@example.com\n[init]\n\tdefaultBranch = main\n[commit]\n\tgpgsign = false\n",
-    )
-    .unwrap();
-    let (hook_repo, rev) = hook_repository(&scratch);
+    let (scratch, hook_repo, _) = setup("precommit-rust");
     ok(
         run(
             &scratch,
@@ -203,27 +201,14 @@ fn the_hook_refuses_a_broken_sitemap_and_lets_the_fix_through() {
         ),
         "pre-commit validate-manifest",
     );
-
-    let work = scratch.join("site");
-    std::fs::create_dir_all(work.join("public")).unwrap();
-    ok(git(&scratch, &work, &["init", "-q"]), "git init");
-    // The README recipe, with an exclude to show that `--force-exclude` reaches named files.
-    std::fs::write(
-        work.join(".pre-commit-config.yaml"),
-        format!(
-            "repos:\n  - repo: {}\n    rev: {rev}\n    hooks:\n      - id: sitemap-lint\n        args: [--exclude, legacy/]\n",
-            hook_repo.display()
-        ),
-    )
-    .unwrap();
-    ok(
-        run(&scratch, &work, &pre_commit, &["validate-config"]),
-        "pre-commit validate-config",
+    // The recipe as written (`rev:` this version's tag), with an exclude to show that
+    // `--force-exclude` reaches named files.
+    let config = recipe("pre-commit", &hook_repo).replace(
+        "      - id: sitemap-lint\n",
+        "      - id: sitemap-lint\n        args: [--exclude, legacy/]\n",
     );
-    ok(
-        run(&scratch, &work, &pre_commit, &["install"]),
-        "pre-commit install",
-    );
+    assert!(config.contains("args: [--exclude, legacy/]"), "{config}");
+    let work = site(&scratch, &pre_commit, &config, None);
     let commit = |message: &str| git(&scratch, &work, &["commit", "-m", message]);
     let add = |path: &str| ok(git(&scratch, &work, &["add", path]), "git add");
 
@@ -284,5 +269,61 @@ fn the_hook_refuses_a_broken_sitemap_and_lets_the_fix_through() {
         first_run.as_secs_f64(),
         started.elapsed().as_secs_f64()
     );
+    let _ = std::fs::remove_dir_all(&scratch);
+}
+
+#[test]
+fn the_system_hook_runs_the_installed_binary_without_a_toolchain() {
+    if !works(Path::new("git"), "--version") {
+        return skip_or_fail("git is not installed");
+    }
+    let Some(pre_commit) = pre_commit() else {
+        return;
+    };
+    let (scratch, hook_repo, rev) = setup("precommit-system");
+    // The installed binary: the one under test, alone in a folder on PATH; no cargo on PATH.
+    let bin = scratch.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::fs::copy(env!("CARGO_BIN_EXE_sitemap-lint"), bin.join("sitemap-lint")).unwrap();
+    let with_binary = tools::path_without_rust(&[&bin]);
+    let without = tools::path_without_rust(&[]);
+    // The recipe with `rev:` a commit SHA, the other form the docs name.
+    let config = recipe("pre-commit-system", &hook_repo)
+        .replace(&format!("rev: {} ", release_tag()), &format!("rev: {rev} "));
+    let work = site(&scratch, &pre_commit, &config, Some(&with_binary));
+    let commit = |message: &str, path: &std::ffi::OsStr| {
+        run_with_path(
+            &scratch,
+            &work,
+            Path::new("git"),
+            &["commit", "-m", message],
+            Some(path),
+        )
+    };
+    let add = |path: &str| ok(git(&scratch, &work, &["add", path]), "git add");
+
+    std::fs::write(work.join("public/sitemap.xml"), BROKEN).unwrap();
+    add(".");
+    let refused = commit("broken sitemap", &with_binary);
+    let out = text(&refused);
+    assert!(!refused.status.success(), "the commit went through:\n{out}");
+    assert!(out.contains("sitemap-lint (installed binary)"), "{out}");
+    assert!(
+        out.contains("error[loc-invalid]: space in the path"),
+        "{out}"
+    );
+    assert!(out.contains("public/sitemap.xml:3:"), "{out}");
+
+    // Without sitemap-lint on PATH the hook fails, saying so (it never builds anything).
+    let missing = commit("broken sitemap", &without);
+    let out = text(&missing);
+    assert!(!missing.status.success(), "{out}");
+    assert!(out.contains("Executable `sitemap-lint` not found"), "{out}");
+
+    std::fs::write(work.join("public/sitemap.xml"), FIXED).unwrap();
+    add(".");
+    let passed = commit("fixed sitemap", &with_binary);
+    assert!(passed.status.success(), "{}", text(&passed));
+    assert!(text(&passed).contains("Passed"), "{}", text(&passed));
     let _ = std::fs::remove_dir_all(&scratch);
 }

@@ -10,7 +10,7 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use sitemap_lint::config::{self, Config, ConfigError, Origin, Override, Resolved};
+use sitemap_lint::config::{self, Config, ConfigError, Origin, Override, Preset, Resolved};
 use sitemap_lint::render::visible;
 use sitemap_lint::Settings;
 
@@ -231,10 +231,13 @@ pub fn print(
         let value = serde_json::json!({
             "path": path,
             "config_file": file,
-            "preset": preset.map(|p| serde_json::json!({
-                "value": p.value.name(),
-                "source": Origin::File(c.map(|c| c.path.clone()).unwrap_or_default(), p.line).to_string(),
-            })),
+            "preset": match preset {
+                Some(p) => serde_json::json!({
+                    "value": p.value.name(),
+                    "source": Origin::File(c.map(|c| c.path.clone()).unwrap_or_default(), p.line).to_string(),
+                }),
+                None => serde_json::json!({"value": Preset::DEFAULT.name(), "source": "default"}),
+            },
             "max_url_length": {"value": s.max_url_length, "source": r.max_url_length.to_string()},
             "sitemap_url": {"value": s.sitemap_url, "source": r.sitemap_url.to_string()},
             "site_root": {"value": s.site_root.as_ref().map(|p| p.display().to_string()), "source": r.site_root.to_string()},
@@ -270,7 +273,11 @@ pub fn print(
             format!("preset = {}", toml_string(p.value.name())),
             format!("{}; {}", file_line(p.line), p.value.summary()),
         )),
-        None => lines.push(("# preset: none".into(), String::new())),
+        // No preset chosen: the defaults are those of the default preset.
+        None => lines.push((
+            format!("preset = {}", toml_string(Preset::DEFAULT.name())),
+            format!("default; {}", Preset::DEFAULT.summary()),
+        )),
     }
     lines.push((
         format!("max-url-length = {}", s.max_url_length),

@@ -4,10 +4,8 @@
 //! flight at a time, so memory stays bounded) and renders the reports strictly in input order
 //! (sorted by path), so the output does not depend on timing.
 
-use std::collections::BTreeMap;
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::num::NonZeroUsize;
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
@@ -15,6 +13,7 @@ use std::thread;
 
 use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
+use sitemap_lint::exec;
 use sitemap_lint::pipeline::files::{self, describe_io, AtomicFile, FileId};
 use sitemap_lint::pipeline::model::Kind;
 use sitemap_lint::render::{self, statistics::Statistics, Checked, Format, RenderOptions, Summary};
@@ -35,14 +34,6 @@ const EXIT_ERRORS: u8 = 1;
 /// Exit status: usage error, unreadable input, or an internal error.
 const EXIT_TROUBLE: u8 = 2;
 
-/// Stack size of the worker threads (the main thread's usual 8 MiB, not the 2 MiB default of
-/// spawned threads).
-const WORKER_STACK: usize = 8 * 1024 * 1024;
-
-/// How much file text the results waiting to be rendered may hold before the threads stop
-/// running ahead (see [`run_ordered`]).
-const HELD_WEIGHT: usize = 32 << 20;
-
 #[derive(Parser)]
 #[command(
     name = "sitemap-lint",
@@ -60,7 +51,11 @@ enum Command {
     /// Check sitemap and sitemap index files (plain or gzip)
     Check(CheckArgs),
     /// List every rule with its category, default severity and summary
-    Rules,
+    Rules {
+        /// `text` (a table) or `json` (an array of objects)
+        #[arg(long, value_enum, default_value_t = ConfigFormat::Text)]
+        format: ConfigFormat,
+    },
     /// Print a rule's documentation
     Explain {
         /// Rule name, e.g. `lastmod-invalid`
@@ -69,6 +64,17 @@ enum Command {
     /// Print the effective configuration for a file or folder: the config file used, the preset,
     /// every rule's severity and where each value comes from
     Config(ConfigCmd),
+    /// Print a shell completion script: `sitemap-lint completions bash > /etc/bash_completion.d/sitemap-lint`
+    Completions {
+        /// The shell to complete in
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print a manual page (roff): `sitemap-lint man > sitemap-lint.1`, or `sitemap-lint man | man -l -`
+    Man {
+        /// A command's own page, e.g. `check` for sitemap-lint-check(1) [default: sitemap-lint(1)]
+        command: Option<String>,
+    },
 }
 
 /// Where rule severities and settings come from (shared by `check` and `config`).
@@ -178,12 +184,14 @@ struct CheckArgs {
     /// Write the report to PATH instead of stdout (a one-line summary still goes to stderr)
     #[arg(short = 'o', long, value_name = "PATH")]
     output_file: Option<PathBuf>,
-    /// When to use colour (NO_COLOR is honoured with `auto`)
+    /// When to use colour. With `auto`: never when NO_COLOR is set, always when FORCE_COLOR or
+    /// CLICOLOR_FORCE is, else on a terminal
     #[arg(long, value_enum, default_value_t = ColorArg::Auto)]
     color: ColorArg,
-    /// Name used for stdin input in diagnostics and for `--exclude`
-    #[arg(long, value_name = "NAME", default_value = "<stdin>")]
-    stdin_filename: String,
+    /// Name used for stdin input (`-` among the paths) in diagnostics and for `--exclude`
+    /// [default: <stdin>]
+    #[arg(long, value_name = "NAME")]
+    stdin_filename: Option<String>,
     /// Skip files and directories matching GLOB while walking directories (repeatable). A glob
     /// without `/` matches a name at any depth; one with `/` matches from the current directory
     #[arg(long, value_name = "GLOB")]
@@ -205,7 +213,7 @@ struct CheckArgs {
     statistics: bool,
     /// Threads: files checked in parallel, and the threads one large file is parsed and checked
     /// on [default: number of CPUs]
-    #[arg(short, long, value_name = "N")]
+    #[arg(short, long, value_name = "N", value_parser = parse_jobs)]
     jobs: Option<NonZeroUsize>,
     /// The current time for date rules, as a W3C Datetime with a time zone (e.g.
     /// `2024-11-21T12:00:00Z`) or a date (midnight UTC) [default: the clock]
@@ -231,6 +239,19 @@ fn parse_sitemap_url(value: &str) -> Result<String, String> {
     {
         Some(p) => Err(format!("not a valid http(s) URL: {}", p.message)),
         None => Ok(value.to_string()),
+    }
+}
+
+/// Parses `--jobs`: 1 or more.
+fn parse_jobs(value: &str) -> Result<NonZeroUsize, String> {
+    match value.parse::<usize>() {
+        Ok(0) => Err(
+            "0 threads would check nothing: give 1 or more, or leave out `-j` to use \
+                      every CPU"
+                .into(),
+        ),
+        Ok(n) => Ok(NonZeroUsize::new(n).unwrap_or(NonZeroUsize::MIN)),
+        Err(_) => Err("expected a number of threads (1 or more)".into()),
     }
 }
 
@@ -323,9 +344,16 @@ pub fn main() -> ExitCode {
     let mut out = BufWriter::new(stdout.lock());
     let result = match cli.command {
         Command::Check(args) => check(args, &mut out),
-        Command::Rules => list_rules(&mut out).map(|()| EXIT_OK),
+        Command::Rules { format } => list_rules(format, &mut out).map(|()| EXIT_OK),
         Command::Explain { rule } => explain(&rule, &mut out),
         Command::Config(args) => show_config(args, &mut out),
+        Command::Completions { shell } => {
+            use clap_complete::Generator;
+            let mut cmd = Cli::command().bin_name("sitemap-lint");
+            cmd.build();
+            shell.try_generate(&cmd, &mut out).map(|()| EXIT_OK)
+        }
+        Command::Man { command } => man_page(command.as_deref(), &mut out),
     };
     let code = match result.and_then(|code| out.flush().map(|()| code)) {
         Ok(code) => code,
@@ -366,6 +394,16 @@ fn check(args: CheckArgs, stdout: &mut dyn Write) -> io::Result<u8> {
     if args.statistics && !matches!(format, Format::Human | Format::Concise | Format::Json) {
         return usage_error("--statistics works with --format human, concise or json");
     }
+    let stdin_filename = match &args.stdin_filename {
+        Some(name) if !args.paths.iter().any(|p| p.as_os_str() == "-") => {
+            return usage_error(&format!(
+                "--stdin-filename `{name}` names stdin, but stdin is not read: add `-` to the \
+                 paths (`sitemap-lint check --stdin-filename {name} -`)"
+            ))
+        }
+        Some(name) => name.as_str(),
+        None => "<stdin>",
+    };
     let excludes = match Excludes::new(&args.exclude) {
         Ok(e) => e,
         Err(message) => return usage_error(&message),
@@ -400,7 +438,7 @@ fn check(args: CheckArgs, stdout: &mut dyn Write) -> io::Result<u8> {
     };
     let collected = walk::collect(
         &args.paths,
-        &args.stdin_filename,
+        stdin_filename,
         &excludes,
         Some(&config_excludes),
         args.force_exclude,
@@ -411,12 +449,7 @@ fn check(args: CheckArgs, stdout: &mut dyn Write) -> io::Result<u8> {
     let per_target: Vec<Arc<Settings>> = collected
         .targets
         .iter()
-        .map(|t| {
-            discovery
-                .for_target(t, &args.stdin_filename)
-                .settings
-                .clone()
-        })
+        .map(|t| discovery.for_target(t, stdin_filename).settings.clone())
         .collect();
     let config_errors = discovery.take_errors();
     if !config_errors.is_empty() {
@@ -470,11 +503,7 @@ fn check(args: CheckArgs, stdout: &mut dyn Write) -> io::Result<u8> {
     let color = match args.color {
         ColorArg::Always => true,
         ColorArg::Never => false,
-        ColorArg::Auto => {
-            std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
-                && to_terminal
-                && std::env::var("TERM").map_or(true, |t| t != "dumb")
-        }
+        ColorArg::Auto => auto_color(to_terminal, |name| std::env::var_os(name)),
     };
     let mut renderer: Box<dyn render::Renderer> = if args.statistics {
         Box::new(Statistics::new(format == Format::Json))
@@ -535,7 +564,7 @@ fn check(args: CheckArgs, stdout: &mut dyn Write) -> io::Result<u8> {
     };
     // Walked files that are not sitemaps, with their root element's name.
     let mut skipped: Vec<(usize, String)> = Vec::new();
-    run_ordered(
+    exec::ordered(
         targets.len(),
         jobs,
         work,
@@ -618,14 +647,15 @@ fn check(args: CheckArgs, stdout: &mut dyn Write) -> io::Result<u8> {
     }
 
     let too_many_warnings = args.max_warnings.is_some_and(|max| summary.warnings > max);
-    if too_many_warnings {
+    let summary_line = format == Format::Human || args.output_file.is_some();
+    if too_many_warnings && !summary_line {
         eprintln!(
             "sitemap-lint: error: {} (more than --max-warnings {})",
             render::plural(summary.warnings, "warning"),
             args.max_warnings.unwrap_or(0)
         );
     }
-    if format == Format::Human || args.output_file.is_some() {
+    if summary_line {
         let status = if summary.errors > 0 || too_many_warnings || unreadable > 0 || internal_error
         {
             "error"
@@ -633,6 +663,9 @@ fn check(args: CheckArgs, stdout: &mut dyn Write) -> io::Result<u8> {
             "ok"
         };
         let mut line = format!("sitemap-lint: {status}: {}", summary.line());
+        if let (true, Some(max)) = (too_many_warnings, args.max_warnings) {
+            line.push_str(&format!("; more warnings than --max-warnings {max} allows"));
+        }
         if let Some(set_line) = &set_line {
             line.push_str(&format!("; {set_line}"));
         }
@@ -667,6 +700,23 @@ fn check(args: CheckArgs, stdout: &mut dyn Write) -> io::Result<u8> {
     } else {
         EXIT_OK
     })
+}
+
+/// `--color auto`: the flag wins over the environment, then NO_COLOR (no-color.org: set and not
+/// empty) turns colour off, then FORCE_COLOR (force-color.org: set and not empty; `0` and `false`
+/// force nothing, as in Node) or CLICOLOR_FORCE (bixense.com/clicolors: set and not `0`) turns it
+/// on, and otherwise a terminal that is not `TERM=dumb` gets it.
+fn auto_color(to_terminal: bool, var: impl Fn(&str) -> Option<std::ffi::OsString>) -> bool {
+    let set = |name: &str, off: &[&str]| {
+        var(name).is_some_and(|v| !v.is_empty() && !off.iter().any(|o| v == **o))
+    };
+    if set("NO_COLOR", &[]) {
+        return false;
+    }
+    if set("FORCE_COLOR", &["0", "false"]) || set("CLICOLOR_FORCE", &["0"]) {
+        return true;
+    }
+    to_terminal && var("TERM").is_none_or(|t| t != "dumb")
 }
 
 /// How the run relates files to URLs ([`site_set`]), and whether the files form a set.
@@ -855,7 +905,7 @@ struct Outcome {
     report: FileReport,
     /// The raw input was gzip.
     compressed: bool,
-    /// Bytes of input held by `report` until it is rendered (see [`run_ordered`]).
+    /// Bytes of input held by `report` until it is rendered (see [`exec::ordered`]).
     size: usize,
 }
 
@@ -898,173 +948,6 @@ fn check_target(target: &Target, settings: &Settings) -> io::Result<Result<Outco
     outcome
 }
 
-/// Shared between the calling thread and the helpers of [`run_ordered`].
-struct Schedule<T> {
-    next_take: usize,
-    /// The index `consume` gets next.
-    next_done: usize,
-    /// Results not yet consumed, by index, with their weights.
-    ready: BTreeMap<usize, (io::Result<T>, usize)>,
-    /// The sum of the weights in `ready`.
-    held: usize,
-    stop: bool,
-    /// A helper died outside `work` (a bug): what it took will never come.
-    broken: bool,
-    /// Whether the calling thread sleeps until `next_done` is ready, and how many helpers sleep
-    /// until the window moves: a wake-up costs a system call, so only sleepers get one.
-    caller_waits: bool,
-    helpers_waiting: usize,
-}
-
-/// Runs `work(i)` for `i` in `0..n` on `jobs` threads (the calling one and `jobs - 1` helpers)
-/// and hands each result to `consume`, on the calling thread, in index order.
-///
-/// Up to `2 × jobs` indices are taken ahead of the one `consume` waits for, and up to `32 × jobs`
-/// while the results waiting weigh less than [`HELD_WEIGHT`] (`weight` gives a result's bytes of
-/// file text): results alive are bounded, however many inputs there are, and a thread that runs
-/// ahead (its core is less busy) does not wait for every file of the other. The calling
-/// thread consumes what is ready between its own items, so no thread is woken per item (on a
-/// virtual machine a wake-up costs tens of microseconds). When `consume` fails (a closed pipe),
-/// the helpers stop and the error is returned. A panic in `work` is caught and becomes an error
-/// result.
-fn run_ordered<T: Send>(
-    n: usize,
-    jobs: usize,
-    work: impl Fn(usize) -> io::Result<T> + Sync,
-    weight: impl Fn(&io::Result<T>) -> usize + Sync,
-    mut consume: impl FnMut(usize, io::Result<T>) -> io::Result<()>,
-) -> io::Result<()> {
-    if n == 0 {
-        return Ok(());
-    }
-    let jobs = jobs.clamp(1, n);
-    let (short, long) = (2 * jobs, 32 * jobs);
-    let may_take = |s: &Schedule<T>| {
-        s.next_take < n
-            && (s.next_take < s.next_done + short
-                || (s.next_take < s.next_done + long && s.held < HELD_WEIGHT))
-    };
-    let schedule = Mutex::new(Schedule {
-        next_take: 0,
-        next_done: 0,
-        ready: BTreeMap::new(),
-        held: 0,
-        stop: false,
-        broken: false,
-        caller_waits: false,
-        helpers_waiting: 0,
-    });
-    // Helpers wait on `moved` for the window to move; the calling thread waits on `arrived`.
-    let (moved, arrived) = (Condvar::new(), Condvar::new());
-    let lock = || schedule.lock().unwrap_or_else(PoisonError::into_inner);
-    let run = |i: usize| {
-        let result = catch_unwind(AssertUnwindSafe(|| work(i))).unwrap_or_else(|_| {
-            Err(io::Error::other(
-                "internal error: sitemap-lint failed while reading this file",
-            ))
-        });
-        let w = weight(&result);
-        (result, w)
-    };
-    let finished = |s: &mut Schedule<T>, i: usize, (result, w): (io::Result<T>, usize)| {
-        s.held += w;
-        s.ready.insert(i, (result, w));
-    };
-
-    thread::scope(|scope| {
-        for _ in 1..jobs {
-            let (schedule, lock, moved, arrived, run, may_take, finished) = (
-                &schedule, &lock, &moved, &arrived, &run, &may_take, &finished,
-            );
-            let helper = move || {
-                // Tells the calling thread if this helper dies with an item taken.
-                let guard = Departure { schedule, arrived };
-                loop {
-                    let i = {
-                        let mut s = lock();
-                        while !s.stop && s.next_take < n && !may_take(&s) {
-                            s.helpers_waiting += 1;
-                            s = moved.wait(s).unwrap_or_else(PoisonError::into_inner);
-                            s.helpers_waiting -= 1;
-                        }
-                        if s.stop || s.next_take >= n {
-                            break;
-                        }
-                        s.next_take += 1;
-                        s.next_take - 1
-                    };
-                    let result = run(i);
-                    let mut s = lock();
-                    finished(&mut s, i, result);
-                    if i == s.next_done && s.caller_waits {
-                        arrived.notify_one();
-                    }
-                }
-                std::mem::forget(guard);
-            };
-            thread::Builder::new()
-                .name("sitemap-lint-worker".into())
-                .stack_size(WORKER_STACK)
-                .spawn_scoped(scope, helper)?;
-        }
-
-        let mut s = lock();
-        let result = loop {
-            let i = s.next_done;
-            if let Some((outcome, w)) = s.ready.remove(&i) {
-                s.held -= w;
-                drop(s);
-                let consumed = consume(i, outcome);
-                s = lock();
-                if let Err(e) = consumed {
-                    break Err(e);
-                }
-                s.next_done += 1;
-                if s.helpers_waiting > 0 {
-                    moved.notify_all();
-                }
-                if s.next_done == n {
-                    break Ok(());
-                }
-            } else if s.broken {
-                break Err(io::Error::other("a worker thread stopped unexpectedly"));
-            } else if may_take(&s) {
-                let i = s.next_take;
-                s.next_take += 1;
-                drop(s);
-                let outcome = run(i);
-                s = lock();
-                finished(&mut s, i, outcome);
-            } else {
-                s.caller_waits = true;
-                s = arrived.wait(s).unwrap_or_else(PoisonError::into_inner);
-                s.caller_waits = false;
-            }
-        };
-        s.stop = true;
-        s.ready.clear();
-        drop(s);
-        moved.notify_all();
-        result
-    })
-}
-
-/// Marks the schedule broken when a helper of [`run_ordered`] unwinds (it is forgotten on the
-/// normal way out).
-struct Departure<'a, T> {
-    schedule: &'a Mutex<Schedule<T>>,
-    arrived: &'a Condvar,
-}
-
-impl<T> Drop for Departure<'_, T> {
-    fn drop(&mut self) {
-        let mut s = self.schedule.lock().unwrap_or_else(PoisonError::into_inner);
-        s.broken = true;
-        drop(s);
-        self.arrived.notify_one();
-    }
-}
-
 /// `sitemap-lint config [PATH]`: the effective configuration for PATH.
 fn show_config(args: ConfigCmd, out: &mut dyn Write) -> io::Result<u8> {
     let cwd = match std::env::current_dir() {
@@ -1105,7 +988,50 @@ fn show_config(args: ConfigCmd, out: &mut dyn Write) -> io::Result<u8> {
     Ok(EXIT_OK)
 }
 
-fn list_rules(out: &mut dyn Write) -> io::Result<()> {
+/// `sitemap-lint man [COMMAND]`: sitemap-lint(1), or a command's page, sitemap-lint-COMMAND(1),
+/// as the main page's COMMANDS section names them (clap_mangen's layout, as cargo's and git's).
+fn man_page(command: Option<&str>, out: &mut dyn Write) -> io::Result<u8> {
+    let main = Cli::command();
+    let cmd = match command {
+        None => main,
+        Some(name) => match main.find_subcommand(name) {
+            Some(sub) => sub
+                .clone()
+                .display_name(format!("sitemap-lint-{name}"))
+                .bin_name(format!("sitemap-lint {name}")),
+            None => {
+                let names: Vec<&str> = main.get_subcommands().map(|c| c.get_name()).collect();
+                return usage_error(&format!(
+                    "no command `{name}`; the pages are sitemap-lint(1) (`sitemap-lint man`) and \
+                     one per command: {}",
+                    names.join(", ")
+                ));
+            }
+        },
+    };
+    clap_mangen::Man::new(cmd)
+        .source(format!("sitemap-lint {}", env!("CARGO_PKG_VERSION")))
+        .render(out)?;
+    Ok(EXIT_OK)
+}
+
+fn list_rules(format: ConfigFormat, out: &mut dyn Write) -> io::Result<()> {
+    if format == ConfigFormat::Json {
+        let rules: Vec<_> = rules::metas()
+            .map(|m| {
+                serde_json::json!({
+                    "name": m.name,
+                    "category": m.category.as_str(),
+                    "default_severity": m.default_severity.as_str(),
+                    "opt_in": m.opt_in,
+                    "summary": m.summary,
+                    "docs": m.docs(),
+                })
+            })
+            .collect();
+        let text = serde_json::to_string_pretty(&rules).map_err(io::Error::other)?;
+        return writeln!(out, "{text}");
+    }
     let width = rules::metas().map(|m| m.name.len()).max().unwrap_or(0);
     for m in rules::metas() {
         writeln!(
@@ -1135,20 +1061,12 @@ fn explain(name: &str, out: &mut dyn Write) -> io::Result<u8> {
             Ok(EXIT_OK)
         }
         None => {
-            let close: Vec<&str> = rules::metas()
-                .map(|m| m.name)
-                .filter(|n| {
-                    n.contains(name)
-                        || name.contains(n)
-                        || sitemap_lint::values::text::distance(n, name) <= 3
-                })
-                .collect();
             eprintln!(
                 "sitemap-lint: error: unknown rule `{}`",
                 render::visible(name)
             );
-            if !close.is_empty() {
-                eprintln!("  did you mean: {}", close.join(", "));
+            for line in explain_suggestions(name) {
+                eprintln!("  {}", render::visible(&line));
             }
             eprintln!("  run `sitemap-lint rules` to list them all");
             Ok(EXIT_TROUBLE)
@@ -1156,98 +1074,33 @@ fn explain(name: &str, out: &mut dyn Write) -> io::Result<u8> {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use std::sync::atomic::{AtomicUsize, Ordering};
-
-    /// Runs 200 items on `jobs` threads, each result weighing `weight`, with `consume_us` of work
-    /// per consumed result; checks the order and returns the most results alive at once.
-    fn peak_alive(jobs: usize, weight: usize, consume_us: u64) -> usize {
-        let alive = AtomicUsize::new(0);
-        let peak = AtomicUsize::new(0);
-        let mut seen = Vec::new();
-        run_ordered(
-            200,
-            jobs,
-            |i| {
-                let now = alive.fetch_add(1, Ordering::SeqCst) + 1;
-                peak.fetch_max(now, Ordering::SeqCst);
-                // Later items finish first now and then, to exercise the re-ordering.
-                std::thread::sleep(std::time::Duration::from_micros(
-                    ((i * 7919) % 13) as u64 * 50,
-                ));
-                Ok(i)
-            },
-            |_| weight,
-            |i, r| {
-                assert_eq!(r.unwrap(), i);
-                seen.push(i);
-                std::thread::sleep(std::time::Duration::from_micros(consume_us));
-                alive.fetch_sub(1, Ordering::SeqCst);
-                Ok(())
-            },
-        )
-        .unwrap();
-        assert_eq!(seen, (0..200).collect::<Vec<_>>());
-        peak.load(Ordering::SeqCst)
+/// What `explain NAME` suggests for a name that is no rule: compared without case, a category's
+/// rules, and rules whose names contain it, are contained in it or are a few edits away.
+fn explain_suggestions(name: &str) -> Vec<String> {
+    use sitemap_lint::rule::Category;
+    let lower = name.to_lowercase();
+    let mut lines = Vec::new();
+    if let Some(category) = Category::ALL.into_iter().find(|c| c.as_str() == lower) {
+        let members: Vec<&str> = rules::metas()
+            .filter(|m| m.category == category)
+            .map(|m| m.name)
+            .collect();
+        lines.push(format!(
+            "`{category}` is a category; its rules: {}",
+            members.join(", ")
+        ));
     }
-
-    #[test]
-    fn results_come_in_order_with_a_bounded_number_alive() {
-        for jobs in [1, 2, 4] {
-            // Results that hold a lot of text: no more than 2 × jobs alive.
-            let heavy = peak_alive(jobs, HELD_WEIGHT, 0);
-            assert!(
-                heavy <= 2 * jobs,
-                "jobs {jobs}: {heavy} heavy results alive"
-            );
-            let heavy_slow = peak_alive(jobs, HELD_WEIGHT, 500);
-            assert!(heavy_slow <= 2 * jobs, "jobs {jobs}: {heavy_slow}");
-            // Light ones: up to 32 × jobs, and the helpers do run ahead of a slow consumer.
-            let light = peak_alive(jobs, 1, 500);
-            assert!(
-                light <= 32 * jobs,
-                "jobs {jobs}: {light} light results alive"
-            );
-            if jobs > 1 {
-                assert!(
-                    light > 2 * jobs,
-                    "jobs {jobs}: helpers did not run ahead ({light})"
-                );
-            }
-        }
+    let close: Vec<&str> = rules::metas()
+        .map(|m| m.name)
+        .filter(|n| {
+            lower.len() <= 64
+                && (n.contains(&lower)
+                    || lower.contains(n)
+                    || sitemap_lint::values::text::distance(n, &lower) <= 3)
+        })
+        .collect();
+    if lines.is_empty() && !close.is_empty() {
+        lines.push(format!("did you mean: {}", close.join(", ")));
     }
-
-    #[test]
-    fn a_failing_consumer_stops_the_workers_and_a_panic_becomes_an_error() {
-        // Heavy results: at most 2 × jobs taken ahead; light ones: at most 32 × jobs.
-        for (weight, most) in [(HELD_WEIGHT, 20), (0, 6 + 32 * 2 + 2)] {
-            let taken = AtomicUsize::new(0);
-            let r = run_ordered(
-                1000,
-                2,
-                |i| {
-                    taken.fetch_add(1, Ordering::SeqCst);
-                    if i == 1 {
-                        panic!("boom");
-                    }
-                    Ok(i)
-                },
-                |_| weight,
-                |i, r| {
-                    if i == 1 {
-                        assert!(r.is_err(), "the panic is an error result");
-                    }
-                    if i == 5 {
-                        return Err(io::Error::from(io::ErrorKind::BrokenPipe));
-                    }
-                    Ok(())
-                },
-            );
-            assert_eq!(r.unwrap_err().kind(), io::ErrorKind::BrokenPipe);
-            let taken = taken.load(Ordering::SeqCst);
-            assert!(taken < most, "workers stopped early: {taken} taken");
-        }
-    }
+    lines
 }

@@ -44,18 +44,45 @@ fn render_file(report: &FileReport, out: &mut dyn Write, options: RenderOptions)
         for d in &report.diagnostics {
             let excerpt = Excerpt::build(&report.source, d);
             let cs = excerpt.diagnostic(d);
-            let result = if options.color {
-                term::emit_to_write_style(&mut Ansi::new(&mut *out), &config, &excerpt, &cs)
+            if d.severity == Severity::Info {
+                // codespan names this severity `note`; sitemap-lint's word is `info` everywhere.
+                let mut text = Vec::new();
+                emit(&mut text, &options, &config, &excerpt, &cs)?;
+                out.write_all(&info_header(text))?;
             } else {
-                term::emit_to_write_style(&mut NoColor::new(&mut *out), &config, &excerpt, &cs)
-            };
-            result.map_err(|e| match e {
-                FilesError::Io(io) => io,
-                other => io::Error::other(other.to_string()),
-            })?;
+                emit(out, &options, &config, &excerpt, &cs)?;
+            }
         }
     }
     Ok(())
+}
+
+fn emit(
+    out: &mut dyn Write,
+    options: &RenderOptions,
+    config: &Config,
+    excerpt: &Excerpt<'_>,
+    cs: &CsDiagnostic<()>,
+) -> io::Result<()> {
+    let result = if options.color {
+        term::emit_to_write_style(&mut Ansi::new(&mut *out), config, excerpt, cs)
+    } else {
+        term::emit_to_write_style(&mut NoColor::new(&mut *out), config, excerpt, cs)
+    };
+    result.map_err(|e| match e {
+        FilesError::Io(io) => io,
+        other => io::Error::other(other.to_string()),
+    })
+}
+
+/// Renames codespan's `note[rule]` header (the first line, maybe after colour codes) to
+/// `info[rule]`.
+fn info_header(mut text: Vec<u8>) -> Vec<u8> {
+    let first_line = text.iter().position(|&b| b == b'\n').unwrap_or(text.len());
+    if let Some(at) = text[..first_line].windows(5).position(|w| w == b"note[") {
+        text[at..at + 4].copy_from_slice(b"info");
+    }
+    text
 }
 
 /// The lines one diagnostic needs, cut down to windows around its labels, with the real line and

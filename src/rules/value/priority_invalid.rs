@@ -4,6 +4,7 @@ use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
 use crate::pipeline::model::{Entry, Field, Sitemap};
 use crate::rule::{Context, Rule, RuleMeta};
+use crate::rules::value::{in_range, is_decimal};
 
 declare_rule! {
     /// ## What it does
@@ -45,19 +46,6 @@ declare_rule! {
 
 pub struct Check;
 
-/// Whether `s` is in the lexical space of `xsd:decimal`.
-pub fn is_decimal(s: &str) -> bool {
-    let digits = s.strip_prefix(['+', '-']).unwrap_or(s);
-    let (int, frac) = match digits.split_once('.') {
-        Some((i, f)) => (i, Some(f)),
-        None => (digits, None),
-    };
-    let all_digits = |p: &str| p.bytes().all(|b| b.is_ascii_digit());
-    all_digits(int)
-        && frac.is_none_or(all_digits)
-        && (!int.is_empty() || frac.is_some_and(|f| !f.is_empty()))
-}
-
 /// The usual spellings of a valid priority (`0`, `1`, `0.5`, `0.75`, `1.0`), recognised without
 /// the general parse: every other value goes through [`is_decimal`] and [`in_range`].
 fn plainly_in_range(v: &[u8]) -> bool {
@@ -67,19 +55,6 @@ fn plainly_in_range(v: &[u8]) -> bool {
         [b'1', b'.', frac @ ..] => !frac.is_empty() && frac.iter().all(|&b| b == b'0'),
         _ => false,
     }
-}
-
-/// Whether a valid decimal lies in [0, 1], decided on the digits (no float rounding).
-fn in_range(s: &str) -> bool {
-    let negative = s.starts_with('-');
-    let digits = s.trim_start_matches(['+', '-']);
-    let (int, frac) = digits.split_once('.').unwrap_or((digits, ""));
-    let int = int.trim_start_matches('0');
-    let frac_zero = frac.bytes().all(|b| b == b'0');
-    if negative {
-        return int.is_empty() && frac_zero;
-    }
-    int.is_empty() || (int == "1" && frac_zero)
 }
 
 impl Rule for Check {

@@ -4,6 +4,9 @@ use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
 use crate::pipeline::model::{ChildKind, Entry, Field, Sitemap};
 use crate::rule::{Context, Rule, RuleMeta};
+use crate::rules::value::{in_range, is_decimal};
+use crate::values::datetime::{self, Verdict};
+use crate::values::uri;
 
 declare_rule! {
     /// ## What it does
@@ -102,13 +105,31 @@ impl Rule for Check {
                 }
                 d
             };
-            // Echo the value only when it is short enough to read (and copy) at a glance.
-            let help = if trimmed.chars().count() <= 100 {
+            // Echo the value only when it is short enough to read (and copy) at a glance, and
+            // valid once trimmed: the help must not suggest writing another mistake.
+            let help = if !valid(field, trimmed) {
+                format!("remove the whitespace {what} the value, which is not valid itself either")
+            } else if trimmed.chars().count() <= 100 {
                 format!("write `<{name}>{trimmed}</{name}>` with nothing around the value")
             } else {
                 format!("remove the whitespace {what} the value")
             };
             cx.report(d.with_help(help));
         }
+    }
+}
+
+/// Whether a trimmed value is valid for its field (no error, and `<lastmod>` valid for the XSD too).
+fn valid(field: Field, value: &str) -> bool {
+    match field {
+        Field::Loc => uri::check_http_url(value)
+            .iter()
+            .all(|p| !p.kind.is_error()),
+        Field::Lastmod => matches!(
+            datetime::parse(value),
+            Verdict::Valid(_) | Verdict::MissingTimezone(..)
+        ),
+        Field::Priority => is_decimal(value) && in_range(value),
+        Field::Changefreq => true,
     }
 }
