@@ -6,7 +6,7 @@ use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
 use crate::pipeline::model::{Entry, Field, Kind, Sitemap};
 use crate::rule::{Collector, Context, Rule, RuleMeta};
-use crate::rules::value::priority_invalid::is_decimal;
+use crate::values::decimal::is_decimal;
 
 declare_rule! {
     /// ## What it does

@@ -4,6 +4,7 @@ use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
 use crate::pipeline::model::{Entry, Field, Sitemap};
 use crate::rule::{Context, Rule, RuleMeta};
+use crate::values::decimal::is_decimal;
 
 declare_rule! {
     /// ## What it does
@@ -44,19 +45,6 @@ declare_rule! {
 }
 
 pub struct Check;
-
-/// Whether `s` is in the lexical space of `xsd:decimal`.
-pub fn is_decimal(s: &str) -> bool {
-    let digits = s.strip_prefix(['+', '-']).unwrap_or(s);
-    let (int, frac) = match digits.split_once('.') {
-        Some((i, f)) => (i, Some(f)),
-        None => (digits, None),
-    };
-    let all_digits = |p: &str| p.bytes().all(|b| b.is_ascii_digit());
-    all_digits(int)
-        && frac.is_none_or(all_digits)
-        && (!int.is_empty() || frac.is_some_and(|f| !f.is_empty()))
-}
 
 /// The usual spellings of a valid priority (`0`, `1`, `0.5`, `0.75`, `1.0`), recognised without
 /// the general parse: every other value goes through [`is_decimal`] and [`in_range`].
