@@ -1,5 +1,5 @@
-//! Pure grammars of values: URIs, dates, language and region codes, namespaces, text helpers. Nothing here
-//! imports from the rest of the crate; everything above may use it.
+//! Pure grammars of values: URIs, dates, language and region codes, namespaces, text helpers.
+//! Nothing here imports from the rest of the crate; everything above may use it.
 
 pub mod datetime;
 pub mod decimal;
