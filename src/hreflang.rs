@@ -22,6 +22,7 @@
 use std::ops::Range;
 
 use crate::values::iso_codes;
+use crate::values::namespace::XHTML_NS;
 
 /// A valid `hreflang` value.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -709,9 +710,6 @@ fn repair(value: &str, subs: &[Sub]) -> (Vec<Mistake>, Option<String>) {
     let fixed = repairable.then(|| out.join("-"));
     (mistakes, fixed)
 }
-
-/// The XHTML namespace of `<xhtml:link>`.
-pub const XHTML_NS: &str = "http://www.w3.org/1999/xhtml";
 
 /// An attribute of an `<xhtml:link>`: its decoded value and where the value is written.
 #[derive(Debug, Clone)]

@@ -94,6 +94,20 @@ impl Settings {
         }
     }
 
+    /// Whether the rule named `name` is on: for a rule that leaves to another what the other
+    /// reports, without importing the other's file. Every name passed here is checked to be a
+    /// rule's (a debug assertion, and a test over the sources of `src/rules/`), so that a renamed
+    /// rule cannot silently turn the hand-over off.
+    pub fn is_on(&self, name: &str) -> bool {
+        match rules::find(name) {
+            Some(rule) => self.severity_of(rule).is_some(),
+            None => {
+                debug_assert!(false, "`Settings::is_on`: no rule is named `{name}`");
+                false
+            }
+        }
+    }
+
     /// Turns every rule off except `name` (used by tests of a single rule).
     pub fn only(name: &str) -> Settings {
         let mut s = Settings::default();

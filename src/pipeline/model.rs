@@ -10,14 +10,14 @@ use crate::{values::datetime, values::uri};
 
 use roxmltree::{Document, Node, NodeType};
 
+pub use crate::values::namespace::{SITEMAP_NS, XSI_NS};
+
 /// Misplaced root children kept in the model (a file of millions of `<x/>` must not cost a model
 /// entry each); rules report at most [`crate::rule::MAX_REPORTS_PER_RULE`] per file anyway.
 pub const MAX_OTHER_CHILDREN: usize = 10_000;
 
-/// The sitemaps.org 0.9 namespace, for both `urlset` and `sitemapindex`.
-pub const SITEMAP_NS: &str = "http://www.sitemaps.org/schemas/sitemap/0.9";
-/// XML Schema instance attributes (`xsi:schemaLocation`) are allowed everywhere.
-pub const XSI_NS: &str = "http://www.w3.org/2001/XMLSchema-instance";
+/// The protocol's limit on entries per file.
+pub const MAX_ENTRIES: usize = 50_000;
 
 /// What the root element says the file is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -446,6 +446,24 @@ impl EntryKind {
             EntryKind::Sitemap => "sitemap",
         }
     }
+}
+
+/// Whether `child` of `entry` is an hreflang link written without the XHTML namespace: a `<link>`
+/// in the sitemap namespace (or none) inside `<url>`, with link attributes or no text (a `<link>`
+/// holding a URL is a misspelled `<loc>`).
+pub fn is_plain_hreflang_link(entry: &Entry<'_>, child: &Child<'_>) -> bool {
+    if entry.kind != EntryKind::Url
+        || child.kind != ChildKind::Unknown
+        || child.element.local_name() != "link"
+    {
+        return false;
+    }
+    let node = child.element.node;
+    node.attributes()
+        .any(|a| matches!(a.name(), "rel" | "hreflang" | "href"))
+        || !node
+            .descendants()
+            .any(|n| n.text().is_some_and(|t| !t.trim().is_empty()) || n != node && n.is_element())
 }
 
 /// One `<url>` or `<sitemap>` child of the root.

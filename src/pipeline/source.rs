@@ -50,6 +50,16 @@ pub fn starts_with_ignore_ascii_case(text: &str, prefix: &str) -> bool {
         .is_some_and(|head| head.eq_ignore_ascii_case(prefix.as_bytes()))
 }
 
+/// `range`, cut before its first line break: a line break inside a value (`…/a⏎b`) is shown
+/// at the end of its line rather than as a span over two lines. An empty result stays empty.
+pub fn on_one_line(source: &str, range: Range<usize>) -> Range<usize> {
+    match source.get(range.clone()).and_then(|t| t.find('\n')) {
+        Some(0) => range.start..range.start,
+        Some(nl) => range.start..range.start + nl,
+        None => range,
+    }
+}
+
 /// Whether `b` starts a UTF-8 character (is not a continuation byte).
 fn starts_char(b: u8) -> bool {
     (b & 0xC0) != 0x80

@@ -2,6 +2,9 @@
 //! declared in the family's `mod.rs`, which also holds the helpers the family's rules share: a rule
 //! file never imports another rule file).
 
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
 use crate::rule::{Rule, RuleMeta};
 
 pub mod extension;
@@ -104,12 +107,57 @@ rules! {
     input::internal_error,
 }
 
-/// Looks a rule up by name.
+/// Looks a rule up by name (in a table built on first use: rules ask whether another rule is on,
+/// by name, once per entry, see [`crate::Settings::is_on`]).
 pub fn find(name: &str) -> Option<&'static RuleMeta> {
-    ALL.iter().map(|r| r.meta()).find(|m| m.name == name)
+    static BY_NAME: OnceLock<HashMap<&'static str, &'static RuleMeta>> = OnceLock::new();
+    BY_NAME
+        .get_or_init(|| metas().map(|m| (m.name, m)).collect())
+        .get(name)
+        .copied()
 }
 
 /// Every rule's metadata, in registry order.
 pub fn metas() -> impl Iterator<Item = &'static RuleMeta> {
     ALL.iter().map(|r| r.meta())
+}
+
+#[cfg(test)]
+mod tests {
+    /// Every rule name a rule passes to `Settings::is_on` is a rule's: a renamed rule
+    /// fails here instead of silently turning another rule's hand-over off.
+    #[test]
+    fn names_passed_to_is_on_are_rules() {
+        fn sources(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+            for entry in std::fs::read_dir(dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    sources(&path, out);
+                } else if path.extension().is_some_and(|e| e == "rs") {
+                    out.push(path);
+                }
+            }
+        }
+        let mut files = Vec::new();
+        sources(
+            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+            &mut files,
+        );
+        let call = concat!("is_on", "(\"");
+        let mut names = Vec::new();
+        for file in files {
+            let text = std::fs::read_to_string(&file).unwrap();
+            for (at, _) in text.match_indices(call) {
+                let rest = &text[at + call.len()..];
+                let name = &rest[..rest.find('"').unwrap()];
+                assert!(
+                    super::find(name).is_some(),
+                    "{}: `is_on(\"{name}\")` names no rule",
+                    file.display()
+                );
+                names.push(name.to_owned());
+            }
+        }
+        assert!(names.len() >= 4, "the hand-overs were not found: {names:?}");
+    }
 }

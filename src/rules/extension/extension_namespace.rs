@@ -4,10 +4,11 @@ use std::ops::Range;
 
 use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
-use crate::extensions::{IMAGE_NS, MOBILE_NS, NEWS_NS, VIDEO_NS};
-use crate::pipeline::model::{is_xml_space, Child, ChildKind, Element, Entry, Sitemap, SITEMAP_NS};
+use crate::pipeline::model::{is_xml_space, Child, ChildKind, Element, Entry, Sitemap};
 use crate::rule::{Collector, Context, Rule, RuleMeta};
-use crate::rules::structure::namespace;
+use crate::values::namespace::{
+    self, IMAGE_NS, MOBILE_NS, NEWS_NS, SITEMAP_NS, VIDEO_NS, XHTML_NS,
+};
 use crate::values::text;
 
 declare_rule! {
@@ -64,9 +65,6 @@ declare_rule! {
         summary: "an extension namespace URI close to Google's (another version, `https`, a trailing slash, a typo)",
     }
 }
-
-/// The XHTML namespace: hreflang alternates are `<xhtml:link>` elements in it.
-pub const XHTML_NS: &str = "http://www.w3.org/1999/xhtml";
 
 /// A namespace whose elements sitemap-lint knows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

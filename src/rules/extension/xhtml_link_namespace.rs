@@ -4,9 +4,9 @@ use std::ops::Range;
 
 use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
-use crate::pipeline::model::{Child, ChildKind, Entry, EntryKind, Kind, Sitemap};
+use crate::pipeline::model::{is_plain_hreflang_link, Entry, Kind, Sitemap};
 use crate::rule::{Collector, Context, Rule, RuleMeta};
-use crate::rules::extension::extension_namespace::XHTML_NS;
+use crate::values::namespace::XHTML_NS;
 
 declare_rule! {
     /// ## What it does
@@ -63,24 +63,6 @@ declare_rule! {
         severity: Error,
         summary: "an hreflang `<link>` in `<url>` without the XHTML namespace; write `<xhtml:link>`",
     }
-}
-
-/// Whether `child` of `entry` is an hreflang link written without the XHTML namespace: a `<link>`
-/// in the sitemap namespace (or none) inside `<url>`, with link attributes or no text (a `<link>`
-/// holding a URL is a misspelled `<loc>`).
-pub fn is_plain_hreflang_link(entry: &Entry<'_>, child: &Child<'_>) -> bool {
-    if entry.kind != EntryKind::Url
-        || child.kind != ChildKind::Unknown
-        || child.element.local_name() != "link"
-    {
-        return false;
-    }
-    let node = child.element.node;
-    node.attributes()
-        .any(|a| matches!(a.name(), "rel" | "hreflang" | "href"))
-        || !node
-            .descendants()
-            .any(|n| n.text().is_some_and(|t| !t.trim().is_empty()) || n != node && n.is_element())
 }
 
 pub struct Check;

@@ -5,11 +5,9 @@ use std::hash::Hasher;
 
 use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
-use crate::pipeline::model::{Entry, Sitemap};
+use crate::pipeline::model::Sitemap;
 use crate::rule::{Collector, Context, Rule, RuleMeta, MAX_REPORTS_PER_RULE};
-use crate::rules::hreflang::hreflang_return_link::{
-    self as return_link, Alt, FastHasher, Graph, Index, X_DEFAULT,
-};
+use crate::rules::hreflang::{graph_collector, Alt, FastHasher, Graph, Index, X_DEFAULT};
 
 declare_rule! {
     /// ## What it does
@@ -89,10 +87,7 @@ impl Rule for Check {
     }
 
     fn collector<'a>(&self, _sitemap: &Sitemap<'a>) -> Option<Box<dyn Collector<'a> + Send + 'a>> {
-        Some(Box::new(Clusters {
-            graph: Some(Graph::default()),
-            started: false,
-        }))
+        Some(graph_collector(&META))
     }
 }
 
@@ -100,13 +95,6 @@ impl Rule for Check {
 const MAX_COMPARED: usize = 16;
 /// Missing alternates named per page at most.
 const MAX_NAMED: usize = 8;
-
-struct Clusters<'a> {
-    /// `None` once the graph of `hreflang-return-link` is known to serve this rule.
-    graph: Option<Graph<'a>>,
-    /// Whether an entry was seen.
-    started: bool,
-}
 
 /// An order-independent fingerprint of a page's list: the sum of the hashes of its distinct
 /// (href, lowercase code) pairs.
@@ -133,29 +121,7 @@ fn fingerprint(graph: &Graph<'_>, page: usize) -> u64 {
     sum
 }
 
-impl<'a> Collector<'a> for Clusters<'a> {
-    fn entry(&mut self, sitemap: &Sitemap<'a>, entry: &Entry<'_>, cx: &mut Context<'_>) {
-        // When `hreflang-return-link` runs, its graph serves this rule too (see its `finish`).
-        if !std::mem::replace(&mut self.started, true)
-            && cx.settings.severity_of(&return_link::META).is_some()
-        {
-            self.graph = None;
-        }
-        if let Some(graph) = &mut self.graph {
-            graph.add(sitemap, entry);
-        }
-    }
-
-    fn finish(self: Box<Self>, _sitemap: &Sitemap<'a>, cx: &mut Context<'_>) {
-        if let Some(mut graph) = self.graph.filter(|g| !g.links.is_empty()) {
-            let index = graph.index();
-            check(&graph, &index, cx);
-        }
-    }
-}
-
-/// The cluster checks over a finished graph. `hreflang-return-link`'s collector calls this too,
-/// so that one graph serves both rules when both are enabled.
+/// The cluster checks over a finished graph (see [`graph_collector`]).
 pub(crate) fn check(graph: &Graph<'_>, index: &Index, cx: &mut Context<'_>) {
     {
         let prints: Vec<u64> = (0..graph.pages.len())

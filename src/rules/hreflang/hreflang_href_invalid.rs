@@ -4,8 +4,8 @@ use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
 use crate::hreflang;
 use crate::pipeline::model::{Entry, Sitemap};
+use crate::pipeline::source::on_one_line;
 use crate::rule::{Context, Rule, RuleMeta};
-use crate::rules::loc::loc_invalid::on_one_line;
 use crate::values::uri::{self, ProblemKind};
 
 declare_rule! {

@@ -1,4 +1,17 @@
 //! hreflang alternates (`xhtml:link`): attributes, codes, and the graph of return links and clusters.
+//!
+//! The two graph rules (`hreflang-return-link`, `hreflang-cluster-mismatch`) follow links across
+//! the file: [`graph_collector`] builds one [`Graph`] per file for both, and each rule's `check`
+//! reports only its own rule over it.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hash, Hasher};
+use std::ops::Range;
+
+use crate::hreflang;
+use crate::pipeline::model::{detach, Entry, EntryKind, Sitemap, MAX_ENTRIES};
+use crate::rule::{Collector, Context, RuleMeta};
 
 pub mod hreflang_cluster_mismatch;
 pub mod hreflang_duplicate;
@@ -7,3 +20,517 @@ pub mod hreflang_invalid;
 pub mod hreflang_rel;
 pub mod hreflang_return_link;
 pub mod hreflang_self_missing;
+
+/// A rule that reads the graph, with its check over the finished graph.
+struct GraphRule {
+    meta: &'static RuleMeta,
+    check: fn(&Graph<'_>, &Index, &mut Context<'_>),
+}
+
+/// The rules the graph serves, in registry order.
+static GRAPH_RULES: [GraphRule; 2] = [
+    GraphRule {
+        meta: &hreflang_return_link::META,
+        check: hreflang_return_link::check,
+    },
+    GraphRule {
+        meta: &hreflang_cluster_mismatch::META,
+        check: hreflang_cluster_mismatch::check,
+    },
+];
+
+/// The collector of a graph rule (`owner`). Every graph rule that is on has one, but only the
+/// first of them (in [`GRAPH_RULES`]) builds the graph: at the end of the file it runs the check
+/// of every graph rule that is on, and the others stay empty. What a rule reports does not
+/// depend on which other rules are on.
+pub(crate) fn graph_collector<'a>(owner: &'static RuleMeta) -> Box<dyn Collector<'a> + Send + 'a> {
+    Box::new(GraphCollector {
+        owner,
+        graph: Some(Graph::default()),
+        started: false,
+    })
+}
+
+struct GraphCollector<'a> {
+    owner: &'static RuleMeta,
+    /// `None` once another graph rule is known to build the graph.
+    graph: Option<Graph<'a>>,
+    /// Whether an entry was seen.
+    started: bool,
+}
+
+impl<'a> Collector<'a> for GraphCollector<'a> {
+    fn entry(&mut self, sitemap: &Sitemap<'a>, entry: &Entry<'_>, cx: &mut Context<'_>) {
+        if !std::mem::replace(&mut self.started, true) {
+            let builder = GRAPH_RULES
+                .iter()
+                .find(|r| cx.settings.severity_of(r.meta).is_some());
+            if builder.is_none_or(|r| r.meta.name != self.owner.name) {
+                self.graph = None;
+            }
+        }
+        if let Some(graph) = &mut self.graph {
+            graph.add(sitemap, entry);
+        }
+    }
+
+    fn finish(self: Box<Self>, _sitemap: &Sitemap<'a>, cx: &mut Context<'_>) {
+        let Some(mut graph) = self.graph else { return };
+        if graph.links.is_empty() {
+            return; // no alternates: nothing to check
+        }
+        let index = graph.index();
+        for rule in &GRAPH_RULES {
+            if cx.settings.severity_of(rule.meta).is_some() {
+                (rule.check)(&graph, &index, cx);
+            }
+        }
+    }
+}
+
+/// One `<url>` of the file as the cross-entry hreflang rules see it.
+pub(crate) struct Page<'a> {
+    /// The trimmed `<loc>` (borrowed from the source unless it holds entities or CDATA).
+    pub loc: Cow<'a, str>,
+    pub loc_span: Range<usize>,
+    /// The interned id of `loc` (see [`Graph::href`]); [`NO_PAGE`] until a link is seen.
+    pub id: u32,
+    /// Its alternates: a range of [`Graph::links`], sorted by `href`, then code.
+    pub links: Range<usize>,
+}
+
+/// One `<xhtml:link>` with both `hreflang` and `href`.
+pub(crate) struct Alt<'a> {
+    /// The code, a slice of the source unless it holds references.
+    pub lang: Cow<'a, str>,
+    /// The code in lowercase as a number (see [`Graph::code`]): equal numbers are codes equal
+    /// but for case ([`X_DEFAULT`] is `x-default`), so the checks compare codes without reading
+    /// the text.
+    pub code: u128,
+    pub lang_span: Range<usize>,
+    pub href_span: Range<usize>,
+    /// The interned id of the trimmed `href`: equal ids are equal URLs (see [`Graph::href`]).
+    pub target: u32,
+}
+
+/// The alternates of every `<url>` of a file, kept compactly: strings are slices of the source
+/// (see [`crate::pipeline::model::detach`]), spans are source ranges, and URLs
+/// are interned once, so that the checks compare and look up `u32` ids instead of strings.
+#[derive(Default)]
+pub(crate) struct Graph<'a> {
+    pub pages: Vec<Page<'a>>,
+    pub links: Vec<Alt<'a>>,
+    /// Id → the URL as written in an `href` (empty while only a `<loc>` has it).
+    hrefs: Vec<Cow<'a, str>>,
+    /// URL → id, while entries are added; emptied by [`Graph::index`].
+    ids: HashMap<Hashed<'a>, u32, BuildHasherDefault<FastHasher>>,
+    /// Lowercase codes longer than 16 bytes → id (see [`Graph::code`]).
+    long_codes: HashMap<Box<str>, u32, BuildHasherDefault<FastHasher>>,
+    /// Whether a link was seen: until then pages keep their `<loc>` only (id [`NO_PAGE`]), and
+    /// a file without hreflang costs no hashing.
+    interning: bool,
+}
+
+/// A URL with its hash, so that growing the map does not read the URLs again.
+struct Hashed<'a> {
+    hash: u64,
+    url: Cow<'a, str>,
+}
+
+impl Hash for Hashed<'_> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_u64(self.hash);
+    }
+}
+
+impl PartialEq for Hashed<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.hash == other.hash && self.url == other.url
+    }
+}
+
+impl Eq for Hashed<'_> {}
+
+/// The fewest bytes a page takes in the text: `<url><loc>x</loc></url>`.
+const SMALLEST_PAGE: usize = 23;
+
+/// Room for as many pages as a text of `len` bytes can hold, up to the protocol's limit, made on
+/// the first page: grown by doubling, the list of a large file is copied into fresh memory again
+/// and again, a page fault per 4 KiB, in the file's turn (one thread at a time). Room never
+/// written to is address space, not memory.
+fn page_room(len: usize) -> usize {
+    (len / SMALLEST_PAGE).min(MAX_ENTRIES)
+}
+
+/// No page: the URL is not the `<loc>` of any page of the file.
+const NO_PAGE: u32 = u32::MAX;
+
+/// The [`Alt::code`] of `x-default`.
+pub(crate) const X_DEFAULT: u128 = u128::from_le_bytes(*b"x-default\0\0\0\0\0\0\0");
+
+/// Pages with at most this many alternates are searched linearly by id; longer lists by a binary
+/// search over their sorted URLs.
+const LINEAR: usize = 16;
+
+impl<'a> Graph<'a> {
+    /// The id of `url`, interned on first sight.
+    fn intern(&mut self, url: Cow<'a, str>) -> u32 {
+        let mut h = FastHasher::default();
+        h.write(url.as_bytes());
+        let key = Hashed {
+            hash: h.finish(),
+            url,
+        };
+        let next = u32::try_from(self.hrefs.len()).unwrap_or(u32::MAX);
+        let id = *self.ids.entry(key).or_insert(next);
+        if id == next {
+            self.hrefs.push(Cow::Borrowed(""));
+        }
+        id
+    }
+
+    /// The [`Alt::code`] of `code`: its bytes with ASCII letters in lowercase, as a number
+    /// (zero-padded: XML text holds no NUL, so no two codes of up to 16 bytes give the same
+    /// number); a longer code is interned, and numbered with a first byte of zero, which no
+    /// written code has.
+    fn code(&mut self, code: &str) -> u128 {
+        if code.len() <= 16 {
+            // Byte by byte into the number (as `u128::from_le_bytes` of the padded bytes): a
+            // copy into an array read back whole stalls on the store forwarding.
+            return code.bytes().rev().fold(0u128, |key, b| {
+                key << 8 | u128::from(b.to_ascii_lowercase())
+            });
+        }
+        let next = u32::try_from(self.long_codes.len() + 1).unwrap_or(u32::MAX);
+        let id = *self
+            .long_codes
+            .entry(code.to_ascii_lowercase().into())
+            .or_insert(next);
+        u128::from(id) << 8
+    }
+
+    pub fn add(&mut self, sitemap: &Sitemap<'a>, entry: &Entry<'_>) {
+        if entry.kind != EntryKind::Url {
+            return;
+        }
+        let Some(loc) = entry.loc() else { return };
+        let source = sitemap.source;
+        let loc_text = detach(source, loc.trimmed());
+        if loc_text.is_empty() {
+            return;
+        }
+        if self.pages.capacity() == 0 {
+            self.pages.reserve(page_room(source.len()));
+        }
+        let mut id = if self.interning {
+            self.intern(loc_text.clone())
+        } else {
+            NO_PAGE
+        };
+        let start = self.links.len();
+        for link in hreflang::links(entry) {
+            let (Some(lang), Some(href)) = (link.hreflang(), link.href()) else {
+                continue;
+            };
+            let (lang, lang_span, href, href_span) = (lang.value, lang.span, href.value, href.span);
+            if !self.interning {
+                self.interning = true;
+                for p in 0..self.pages.len() {
+                    self.pages[p].id = self.intern(self.pages[p].loc.clone());
+                }
+                id = self.intern(loc_text.clone());
+            }
+            let href = detach(
+                source,
+                href.trim_matches(crate::pipeline::model::is_xml_space),
+            );
+            let target = self.intern(href.clone());
+            if let Some(slot) = self.hrefs.get_mut(target as usize) {
+                if slot.is_empty() {
+                    *slot = href;
+                }
+            }
+            let lang = lang.trim();
+            let code = self.code(lang);
+            self.links.push(Alt {
+                lang: detach(source, lang),
+                code,
+                lang_span,
+                href_span,
+                target,
+            });
+        }
+        let links = start..self.links.len();
+        let hrefs = &self.hrefs;
+        self.links[links.clone()].sort_unstable_by(|a, b| {
+            let by_href = if a.target == b.target {
+                std::cmp::Ordering::Equal
+            } else {
+                href_of(hrefs, a.target).cmp(href_of(hrefs, b.target))
+            };
+            by_href.then_with(|| {
+                if a.code == b.code {
+                    std::cmp::Ordering::Equal
+                } else {
+                    cmp_code(&a.lang, &b.lang)
+                }
+            })
+        });
+        self.pages.push(Page {
+            loc: loc_text,
+            loc_span: loc.span(sitemap.source),
+            id,
+            links,
+        });
+    }
+
+    /// Each id → its first page (or [`NO_PAGE`]); the map of URLs is released.
+    pub fn index(&mut self) -> Index {
+        self.ids = HashMap::default();
+        let mut index = vec![NO_PAGE; self.hrefs.len()];
+        for (i, p) in self.pages.iter().enumerate() {
+            if let Some(slot) = index.get_mut(p.id as usize) {
+                if *slot == NO_PAGE {
+                    *slot = u32::try_from(i).unwrap_or(NO_PAGE);
+                }
+            }
+        }
+        Index(index)
+    }
+
+    #[inline]
+    pub fn alts(&self, page: usize) -> &[Alt<'a>] {
+        &self.links[self.pages[page].links.clone()]
+    }
+
+    /// The URL of an alternate.
+    pub fn href(&self, alt: &Alt<'_>) -> &str {
+        href_of(&self.hrefs, alt.target)
+    }
+
+    /// The alternates of `page` whose `href` has the id `target`.
+    #[inline]
+    pub fn alts_to(&self, page: usize, target: u32) -> &[Alt<'a>] {
+        let alts = self.alts(page);
+        if alts.len() <= LINEAR {
+            let start = alts
+                .iter()
+                .position(|a| a.target == target)
+                .unwrap_or(alts.len());
+            let len = alts[start..]
+                .iter()
+                .take_while(|a| a.target == target)
+                .count();
+            return &alts[start..start + len];
+        }
+        // Both ends by binary search: a page may list one URL 400,000 times.
+        let href = href_of(&self.hrefs, target);
+        let start = alts.partition_point(|a| href_of(&self.hrefs, a.target) < href);
+        let len = alts[start..].partition_point(|a| a.target == target);
+        &alts[start..start + len]
+    }
+
+    #[inline]
+    pub fn lists(&self, page: usize, target: u32) -> bool {
+        !self.alts_to(page, target).is_empty()
+    }
+
+    /// The code `page` gives itself, else `…`.
+    pub fn own_code(&self, page: usize) -> &str {
+        self.alts_to(page, self.pages[page].id)
+            .first()
+            .map_or("…", |a| &a.lang)
+    }
+}
+
+fn href_of<'h>(hrefs: &'h [Cow<'_, str>], id: u32) -> &'h str {
+    hrefs.get(id as usize).map_or("", |h| h)
+}
+
+/// Each URL id of a [`Graph`] → its first page.
+pub(crate) struct Index(Vec<u32>);
+
+impl Index {
+    /// The first page whose `<loc>` has the id `target`.
+    pub fn page(&self, target: u32) -> Option<usize> {
+        match self.0.get(target as usize) {
+            Some(&p) if p != NO_PAGE => Some(p as usize),
+            _ => None,
+        }
+    }
+}
+
+/// A fast non-cryptographic hasher (FxHash's multiply-rotate) for the URL ids and the list
+/// fingerprints: keys come from one file, and a collision only costs a comparison.
+#[derive(Default)]
+pub(crate) struct FastHasher(u64);
+
+impl Hasher for FastHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            self.add(u64::from_le_bytes([
+                c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7],
+            ]));
+        }
+        for &b in chunks.remainder() {
+            self.add(u64::from(b));
+        }
+    }
+
+    fn write_u8(&mut self, b: u8) {
+        self.add(u64::from(b));
+    }
+
+    fn write_u32(&mut self, n: u32) {
+        self.add(u64::from(n));
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+impl FastHasher {
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+/// Case-insensitive order of codes.
+pub(crate) fn cmp_code(a: &str, b: &str) -> std::cmp::Ordering {
+    a.bytes()
+        .map(|c| c.to_ascii_lowercase())
+        .cmp(b.bytes().map(|c| c.to_ascii_lowercase()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{page_room, Graph, SMALLEST_PAGE, X_DEFAULT};
+    use crate::pipeline::model::MAX_ENTRIES;
+    use crate::{check_reader, Settings};
+
+    #[test]
+    fn codes_are_equal_when_equal_but_for_case() {
+        let mut g = Graph::default();
+        assert_eq!(g.code("x-default"), X_DEFAULT);
+        assert_eq!(g.code("X-Default"), X_DEFAULT);
+        assert_eq!(g.code("EN-gb"), g.code("en-GB"));
+        assert_ne!(g.code("en"), g.code("en-gb"));
+        assert_ne!(g.code(""), g.code("en"));
+        let long = "zh-Hant-TW-x-private1";
+        assert_eq!(g.code(long), g.code(&long.to_uppercase()));
+        assert_ne!(g.code(long), g.code("zh-Hant-TW-x-private2"));
+        // Long codes are numbered apart from every short one, the empty one included.
+        let short: Vec<u128> = ["", "a", "zh-Hant-TW-x-pri"]
+            .iter()
+            .map(|c| g.code(c))
+            .collect();
+        assert!(!short.contains(&g.code(long)));
+        // Only ASCII letters are folded, as `eq_ignore_ascii_case` does.
+        assert_eq!(g.code("dé-CH"), g.code("dé-ch"));
+        assert_ne!(g.code("dé"), g.code("dÉ"));
+    }
+
+    /// The room made on the first page holds every page the file can have, up to the limit.
+    #[test]
+    fn page_room_fits_a_file_of_the_smallest_pages() {
+        let smallest = "<url><loc>x</loc></url>";
+        assert_eq!(smallest.len(), SMALLEST_PAGE);
+        for pages in [1, 2, 999, 1_000, 49_999, MAX_ENTRIES] {
+            let xml = format!(
+                r#"<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">{}</urlset>"#,
+                smallest.repeat(pages)
+            );
+            assert!(page_room(xml.len()) >= pages, "{pages} pages");
+            assert!(page_room(xml.len()) <= MAX_ENTRIES);
+        }
+        assert_eq!(page_room(usize::MAX), MAX_ENTRIES);
+        assert_eq!(page_room(0), 0);
+    }
+
+    /// A file of 6,000 pages in clusters of four, where now and then a page omits an alternate
+    /// (no return link to it) or lists another cluster's page (clusters that differ): both graph
+    /// rules have findings.
+    fn clusters_file() -> String {
+        let mut xml = String::from(
+            r#"<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">"#,
+        );
+        let langs = ["en", "de", "fr", "es"];
+        for group in 0..1_500 {
+            for (k, own) in langs.iter().enumerate() {
+                xml.push_str(&format!("<url><loc>https://a.example/{own}/{group}</loc>"));
+                for (j, lang) in langs.iter().enumerate() {
+                    if (group * 7 + k * 3 + j) % 97 == 0 {
+                        continue;
+                    }
+                    let target = if (group + k + j) % 89 == 0 {
+                        group + 1
+                    } else {
+                        group
+                    };
+                    xml.push_str(&format!(
+                        r#"<xhtml:link rel="alternate" hreflang="{lang}" href="https://a.example/{lang}/{target}"/>"#
+                    ));
+                }
+                xml.push_str("</url>");
+            }
+        }
+        xml.push_str("</urlset>");
+        xml
+    }
+
+    /// Every diagnostic of `xml` under `settings`, as `rule span message`.
+    fn diagnostics(xml: &str, settings: &Settings) -> Vec<String> {
+        let report = check_reader("t.xml", xml.as_bytes(), settings).unwrap();
+        report
+            .diagnostics
+            .iter()
+            .map(|d| format!("{} {:?} {}", d.rule.name, d.primary.span, d.message))
+            .collect()
+    }
+
+    /// A large file gives both graph rules' findings alike on one thread and on two (the two
+    /// checks ran side by side on two threads from 20,000 alternates until they shared one graph
+    /// collector; an executor may run them so again).
+    #[test]
+    fn one_thread_and_two_report_the_same() {
+        let xml = clusters_file();
+        assert!(xml.matches("<xhtml:link").count() > 22_000);
+        let run = |threads: usize| {
+            let settings = Settings {
+                threads,
+                ..Settings::default()
+            };
+            diagnostics(&xml, &settings)
+        };
+        let one = run(1);
+        assert!(
+            one.iter().any(|d| d.starts_with("hreflang-return-link"))
+                && one
+                    .iter()
+                    .any(|d| d.starts_with("hreflang-cluster-mismatch")),
+            "the file must give both findings: {:?}",
+            &one[..one.len().min(5)]
+        );
+        assert_eq!(one, run(2));
+    }
+
+    /// What a graph rule reports does not depend on whether the other is on.
+    #[test]
+    fn each_graph_rule_reports_the_same_alone() {
+        let xml = clusters_file();
+        let both = diagnostics(&xml, &Settings::default());
+        for rule in &super::GRAPH_RULES {
+            let name = rule.meta.name;
+            let alone = diagnostics(&xml, &Settings::only(name));
+            let together: Vec<String> = both
+                .iter()
+                .filter(|d| d.starts_with(&format!("{name} ")))
+                .cloned()
+                .collect();
+            assert!(!alone.is_empty(), "{name}");
+            assert_eq!(alone, together, "{name}");
+        }
+    }
+}

@@ -10,7 +10,8 @@ use crate::diagnostic::Edit;
 use crate::extensions::{IMAGE_NS, MOBILE_NS, NEWS_NS, VIDEO_NS};
 use crate::pipeline::model::{Child, ChildKind, Entry, Kind, Sitemap, SITEMAP_NS};
 use crate::rule::{Collector, Context, RuleMeta};
-use crate::rules::structure::{namespace, unexpected_attribute};
+use crate::rules::structure::unexpected_attribute;
+use crate::values::namespace;
 use crate::values::text::{self, is_xml_space};
 
 /// Whether `rule` judges the text of the schema header (`schema-location`,
@@ -225,7 +226,7 @@ pub fn namespace_miss(ns: &str) -> Option<(&'static str, String)> {
         return None;
     }
     if namespace::is_sitemap_like(ns) {
-        return Some((SITEMAP_NS, namespace::diagnose(ns)));
+        return Some((SITEMAP_NS, namespace::diagnose(ns).to_owned()));
     }
     let http = with_http(ns);
     for (known, xsd) in EXTENSION_SCHEMAS {

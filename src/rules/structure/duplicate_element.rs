@@ -2,10 +2,10 @@
 
 use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
-use std::ops::Range;
 
 use crate::pipeline::model::{Child, ChildKind, Entry, Field, Sitemap};
 use crate::rule::{Context, Rule, RuleMeta};
+use crate::rules::structure::segments;
 
 declare_rule! {
     /// ## What it does
@@ -53,25 +53,6 @@ declare_rule! {
 }
 
 pub struct Check;
-
-/// Splits the children of an entry before every `<loc>` but the first: an entry with two `<loc>`
-/// usually lacks a `</url><url>` there, so what follows the second `<loc>` belongs to another
-/// entry, and is checked for duplicates and order on its own (one mistake, one error).
-pub fn segments(entry: &Entry<'_>) -> Vec<Range<usize>> {
-    let mut out = Vec::new();
-    let (mut start, mut seen_loc) = (0, false);
-    for (i, child) in entry.children.iter().enumerate() {
-        if child.kind == ChildKind::Field(Field::Loc) {
-            if seen_loc {
-                out.push(start..i);
-                start = i;
-            }
-            seen_loc = true;
-        }
-    }
-    out.push(start..entry.children.len());
-    out
-}
 
 impl Rule for Check {
     fn meta(&self) -> &'static RuleMeta {

@@ -6,7 +6,7 @@ use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
 use crate::pipeline::model::{Child, ChildKind, Entry, EntryKind, Field, Sitemap};
 use crate::rule::{Context, Rule, RuleMeta};
-use crate::rules::{structure::duplicate_element, structure::unknown_element};
+use crate::rules::structure::{allowed_children, segments};
 
 declare_rule! {
     /// ## What it does
@@ -67,11 +67,11 @@ fn rank(child: &Child<'_>) -> usize {
     }
 }
 
-/// The children of one segment (see [`duplicate_element::segments`]) that take part in the order
+/// The children of one segment (see [`segments`]) that take part in the order
 /// check: fields allowed in the entry (first occurrence only: later ones are `duplicate-element`'s)
 /// and extension elements. Unknown elements are `unknown-element`'s and do not count.
 fn participants<'e, 'a>(entry: &'e Entry<'a>, segment: Range<usize>) -> Vec<&'e Child<'a>> {
-    let allowed = unknown_element::allowed_children(entry.kind);
+    let allowed = allowed_children(entry.kind);
     let mut seen = Vec::new();
     entry.children[segment]
         .iter()
@@ -136,7 +136,7 @@ impl Rule for Check {
         if in_order(entry) {
             return;
         }
-        for segment in duplicate_element::segments(entry) {
+        for segment in segments(entry) {
             check_segment(sitemap, entry, participants(entry, segment), cx);
         }
     }
@@ -261,7 +261,7 @@ mod tests {
     /// What the full check decides before it reports anything: every segment's participants are
     /// in order.
     fn in_order_slow(entry: &Entry<'_>) -> bool {
-        duplicate_element::segments(entry).into_iter().all(|s| {
+        segments(entry).into_iter().all(|s| {
             let ranks: Vec<usize> = participants(entry, s).iter().map(|c| rank(c)).collect();
             ranks.windows(2).all(|w| w[0] <= w[1])
         })

@@ -4,7 +4,6 @@ use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
 use crate::pipeline::model::{ChildKind, Kind, Sitemap};
 use crate::rule::{Context, Rule, RuleMeta};
-use crate::rules::{structure::unexpected_text, structure::unknown_element};
 
 declare_rule! {
     /// ## What it does
@@ -62,14 +61,13 @@ impl Rule for Check {
         // Entries of the wrong kind are reported by `entry-kind-mismatch`; misplaced elements and
         // text (`<loc>` or a bare URL directly in the root) by `unknown-element` and
         // `unexpected-text`: the file is not empty, it is malformed.
-        let reported_elsewhere = |meta| cx.settings.severity_of(meta).is_some();
         if sitemap.entry_count > 0
             || (sitemap
                 .other_children
                 .iter()
                 .any(|c| c.kind == ChildKind::Unknown)
-                && reported_elsewhere(&unknown_element::META))
-            || (!sitemap.stray_text.is_empty() && reported_elsewhere(&unexpected_text::META))
+                && cx.settings.is_on("unknown-element"))
+            || (!sitemap.stray_text.is_empty() && cx.settings.is_on("unexpected-text"))
         {
             return;
         }

@@ -4,7 +4,7 @@ use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
 use crate::pipeline::model::{ChildKind, Entry, Field, Sitemap};
 use crate::rule::{Context, Rule, RuleMeta};
-use crate::rules::{structure::unexpected_text, structure::unknown_element};
+use crate::rules::structure::{is_loc_lookalike, looks_like_url};
 
 declare_rule! {
     /// ## What it does
@@ -57,20 +57,19 @@ impl Rule for Check {
             return;
         }
         let source = sitemap.source;
-        let enabled = |meta| cx.settings.severity_of(meta).is_some();
         // A bare URL in the entry (`<url>https://…</url>`) is reported by `unexpected-text`, which
         // says to wrap it in `<loc>`; a nested entry by `unknown-element`.
         let bare_url = entry
             .stray_text
             .iter()
-            .any(|r| unexpected_text::looks_like_url(source.get(r.clone()).unwrap_or("")));
-        if bare_url && enabled(&unexpected_text::META) {
+            .any(|r| looks_like_url(source.get(r.clone()).unwrap_or("")));
+        if bare_url && cx.settings.is_on("unexpected-text") {
             return;
         }
         let nested = entry.children.iter().any(|c| {
             c.kind == ChildKind::Unknown && matches!(c.element.local_name(), "url" | "sitemap")
         });
-        if nested && enabled(&unknown_element::META) {
+        if nested && cx.settings.is_on("unknown-element") {
             return;
         }
         let name = entry.element.qualified_name(source);
@@ -80,10 +79,7 @@ impl Rule for Check {
             format!("`<{name}>` has no `<loc>`"),
         )
         .with_label("`<loc>` is required");
-        let lookalike = entry
-            .children
-            .iter()
-            .find(|c| unknown_element::is_loc_lookalike(entry, c));
+        let lookalike = entry.children.iter().find(|c| is_loc_lookalike(entry, c));
         let help = match lookalike {
             Some(c) => {
                 let written = c.element.qualified_name(source);

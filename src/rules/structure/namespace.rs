@@ -5,11 +5,10 @@ use std::borrow::Cow;
 use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
 use crate::pipeline::model::{
-    detach, is_xml_space, Child, ChildKind, Element, Entry, Kind, RawAttribute, Sitemap, Tag,
-    SITEMAP_NS,
+    detach, Child, ChildKind, Element, Entry, Kind, RawAttribute, Sitemap, Tag,
 };
 use crate::rule::{Collector, Context, Rule, RuleMeta};
-use crate::values::text;
+use crate::values::namespace::{diagnose, is_sitemap_like, SITEMAP_NS};
 
 declare_rule! {
     /// ## What it does
@@ -56,51 +55,6 @@ declare_rule! {
 }
 
 pub struct Check;
-
-/// Why `ns` is not the sitemap namespace, in a few words.
-pub fn diagnose(ns: &str) -> String {
-    let trimmed = ns.trim_matches(is_xml_space);
-    if trimmed != ns {
-        return "the namespace has surrounding whitespace".into();
-    }
-    if ns.starts_with("http://www.google.com/schemas/sitemap/") {
-        return "this is Google's retired sitemap namespace".into();
-    }
-    if ns.eq_ignore_ascii_case(SITEMAP_NS) {
-        return "namespaces are case-sensitive".into();
-    }
-    if ns.trim_end_matches('/') == "https://www.sitemaps.org/schemas/sitemap/0.9" {
-        return "the namespace is `http`, not `https` (it is a name, not a link)".into();
-    }
-    if ns.trim_end_matches('/') == SITEMAP_NS {
-        return "the namespace has no trailing slash".into();
-    }
-    if ns.trim_end_matches('/') == "http://sitemaps.org/schemas/sitemap/0.9" {
-        return "the namespace includes `www.`".into();
-    }
-    if let Some(rest) = ns.strip_prefix(SITEMAP_NS) {
-        if rest.ends_with(".xsd") {
-            return "this is the address of the schema file, not the namespace".into();
-        }
-    }
-    if ns.contains("sitemaps.org/schemas/sitemap/") {
-        return "sitemaps.org defines only version `0.9`".into();
-    }
-    if ns.len() <= 2 * SITEMAP_NS.len() && text::distance(ns, SITEMAP_NS) <= 4 {
-        return "the namespace is misspelled".into();
-    }
-    NOT_SITEMAP.into()
-}
-
-const NOT_SITEMAP: &str = "this is not the sitemap namespace";
-
-/// Whether `ns` is the sitemap namespace or one of the mistakes [`diagnose`] recognises (Google's
-/// retired namespaces, `https`, a trailing slash, a typo…): the namespace of sitemap elements,
-/// never an extension's.
-pub fn is_sitemap_like(ns: &str) -> bool {
-    let ns = ns.trim_matches(is_xml_space);
-    ns == SITEMAP_NS || diagnose(ns) != NOT_SITEMAP
-}
 
 /// The `xmlns` (or `xmlns:prefix`) attribute of `element` that declares the namespace of its name.
 fn declaration(element: &Element<'_>, source: &str) -> Option<RawAttribute> {

@@ -5,11 +5,8 @@ use crate::diagnostic::Diagnostic;
 use crate::values::text::group;
 use std::ops::Range;
 
-use crate::pipeline::model::{Entry, Kind, Sitemap};
+use crate::pipeline::model::{Entry, Kind, Sitemap, MAX_ENTRIES};
 use crate::rule::{Collector, Context, Rule, RuleMeta};
-
-/// The protocol's limit on entries per file.
-pub const MAX_ENTRIES: usize = 50_000;
 
 declare_rule! {
     /// ## What it does

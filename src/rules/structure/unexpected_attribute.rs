@@ -4,8 +4,9 @@ use std::ops::Range;
 
 use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
-use crate::pipeline::model::{ChildKind, Element, Entry, Field, Kind, Sitemap, XSI_NS};
+use crate::pipeline::model::{ChildKind, Element, Entry, Field, Kind, Sitemap};
 use crate::rule::{Context, Rule, RuleMeta};
+use crate::values::namespace::{XML_NS, XSI_NS};
 
 declare_rule! {
     /// ## What it does
@@ -134,9 +135,6 @@ fn prefix_declaration(
                 .map(|a| a.value)
         })
 }
-
-/// The namespace of `xml:lang`, `xml:space`, `xml:base`.
-const XML_NS: &str = "http://www.w3.org/XML/1998/namespace";
 
 impl Rule for Check {
     fn meta(&self) -> &'static RuleMeta {

@@ -5,8 +5,8 @@ use crate::diagnostic::Diagnostic;
 use std::ops::Range;
 
 use crate::pipeline::model::{is_xml_space, Entry, Field, Kind, Sitemap};
-use crate::pipeline::source::starts_with_ignore_ascii_case;
 use crate::rule::{Context, Rule, RuleMeta};
+use crate::rules::structure::looks_like_url;
 
 declare_rule! {
     /// ## What it does
@@ -47,15 +47,6 @@ declare_rule! {
 }
 
 pub struct Check;
-
-/// Whether stray text is a URL (so the fix is probably to wrap it in `<loc>`).
-pub fn looks_like_url(text: &str) -> bool {
-    let t = text.trim_matches(is_xml_space);
-    ["http://", "https://", "www."]
-        .iter()
-        .any(|p| starts_with_ignore_ascii_case(t, p))
-        && !t.contains(is_xml_space)
-}
 
 /// Where the text is: directly in the root or in an entry (with or without a `<loc>`).
 enum Parent<'p> {

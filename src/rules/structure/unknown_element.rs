@@ -2,10 +2,12 @@
 
 use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
-use crate::pipeline::model::{Child, ChildKind, Entry, EntryKind, Field, Kind, Sitemap};
+use crate::pipeline::model::{
+    is_plain_hreflang_link, Child, ChildKind, Entry, EntryKind, Field, Kind, Sitemap,
+};
 use crate::rule::{Context, Rule, RuleMeta};
-use crate::rules::extension::extension_namespace::XHTML_NS;
-use crate::rules::{extension::xhtml_link_namespace, structure::missing_loc};
+use crate::rules::structure::{allowed_children, is_loc_lookalike, suggested_name};
+use crate::values::namespace::XHTML_NS;
 use crate::values::text;
 
 declare_rule! {
@@ -53,44 +55,6 @@ declare_rule! {
 }
 
 pub struct Check;
-
-const URL_CHILDREN: &[&str] = &["loc", "lastmod", "changefreq", "priority"];
-const SITEMAP_CHILDREN: &[&str] = &["loc", "lastmod"];
-
-/// The children an entry of this kind may have.
-pub fn allowed_children(kind: EntryKind) -> &'static [&'static str] {
-    match kind {
-        EntryKind::Url => URL_CHILDREN,
-        EntryKind::Sitemap => SITEMAP_CHILDREN,
-    }
-}
-
-/// The allowed element `name` is probably a misspelling of (`location` → `loc`, `LastMod` →
-/// `lastmod`), if any.
-pub fn suggested_name(name: &str, allowed: &[&'static str]) -> Option<&'static str> {
-    let alias = match name.to_ascii_lowercase().as_str() {
-        "location" | "link" | "href" | "uri" | "address" => Some("loc"),
-        "lastmodified" | "last_mod" | "last-mod" | "lastmodification" | "last_modified"
-        | "lastmoddate" | "modified" | "updated" | "date" => Some("lastmod"),
-        "changefrequency" | "change_freq" | "change-freq" | "frequency" | "freq" => {
-            Some("changefreq")
-        }
-        "prio" | "pri" => Some("priority"),
-        _ => None,
-    };
-    alias
-        .and_then(|a| allowed.iter().copied().find(|&x| x == a))
-        .or_else(|| text::closest(name, allowed))
-}
-
-/// Whether `child` of `entry` is the misspelled `<loc>` that `missing-loc` labels (so this rule
-/// stays quiet about it).
-pub fn is_loc_lookalike(entry: &Entry<'_>, child: &Child<'_>) -> bool {
-    child.kind == ChildKind::Unknown
-        && !xhtml_link_namespace::is_plain_hreflang_link(entry, child)
-        && suggested_name(child.element.local_name(), allowed_children(entry.kind)) == Some("loc")
-        && entry.field(Field::Loc).is_none()
-}
 
 fn backquoted(names: &[&str]) -> String {
     names
@@ -156,11 +120,8 @@ impl Rule for Check {
         if !entry.children.iter().any(worth_a_look) {
             return;
         }
-        let missing_loc_reports_lookalike = cx.settings.severity_of(&missing_loc::META).is_some();
-        let link_rule_reports_links = cx
-            .settings
-            .severity_of(&xhtml_link_namespace::META)
-            .is_some();
+        let missing_loc_reports_lookalike = cx.settings.is_on("missing-loc");
+        let link_rule_reports_links = cx.settings.is_on("xhtml-link-namespace");
         for child in &entry.children {
             if entry.kind == EntryKind::Sitemap && sitemap.kind == Kind::Index && is_xhtml(child) {
                 report_misplaced_xhtml(sitemap, child, Some(entry), cx);
@@ -169,7 +130,7 @@ impl Rule for Check {
             if missing_loc_reports_lookalike && is_loc_lookalike(entry, child) {
                 continue;
             }
-            if xhtml_link_namespace::is_plain_hreflang_link(entry, child) {
+            if is_plain_hreflang_link(entry, child) {
                 if !link_rule_reports_links {
                     report_plain_link(sitemap, child, cx);
                 }

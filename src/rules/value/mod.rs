@@ -9,18 +9,7 @@ pub mod value_whitespace;
 // The `xsd:decimal` grammar and the [0, 1] range of `<priority>`, which `priority-invalid`,
 // `priority-all-identical` and `value-whitespace` share.
 
-/// Whether `s` is in the lexical space of `xsd:decimal`.
-pub fn is_decimal(s: &str) -> bool {
-    let digits = s.strip_prefix(['+', '-']).unwrap_or(s);
-    let (int, frac) = match digits.split_once('.') {
-        Some((i, f)) => (i, Some(f)),
-        None => (digits, None),
-    };
-    let all_digits = |p: &str| p.bytes().all(|b| b.is_ascii_digit());
-    all_digits(int)
-        && frac.is_none_or(all_digits)
-        && (!int.is_empty() || frac.is_some_and(|f| !f.is_empty()))
-}
+pub use crate::values::decimal::is_decimal;
 
 /// Whether a valid decimal lies in [0, 1], decided on the digits (no float rounding).
 pub fn in_range(s: &str) -> bool {
