@@ -3,28 +3,26 @@
 use std::fmt::Write as _;
 use std::ops::Range;
 
+use chrono::{DateTime, Datelike, NaiveDate, Timelike};
+
 use super::w3c::{Num, Raw, Tz, TzKind};
 use super::{accepted, q, text, Problem, MONTHS};
 
 /// `2024-11-21T12:00:00Z` for Unix seconds (UTC, second precision), for messages about "now".
 pub fn format_utc(secs: i64) -> String {
-    let days = secs.div_euclid(86_400);
-    let rem = secs.rem_euclid(86_400);
-    // Howard Hinnant's civil_from_days.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
+    // chrono reads the time within a 400-year cycle from the epoch; whole cycles extend that to
+    // any year.
+    let (cycles, secs) = (secs.div_euclid(CYCLE_SECS), secs.rem_euclid(CYCLE_SECS));
+    // Always in chrono's range (the default, the epoch, is never used).
+    let dt = DateTime::from_timestamp(secs, 0).unwrap_or_default();
+    let year = i64::from(dt.year()) + cycles * 400;
     format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60
+        "{year:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z",
+        dt.month(),
+        dt.day(),
+        dt.hour(),
+        dt.minute(),
+        dt.second()
     )
 }
 
@@ -204,44 +202,37 @@ pub(super) fn range_check(value: &str, raw: &Raw, problems: &mut Vec<Problem>) -
 /// `YYYY-MM-DD` of the day after the date of `raw`, when that date is complete and valid.
 pub(super) fn next_day(raw: &Raw) -> Option<String> {
     let (y, m, d) = (raw.year, raw.month?, raw.day?);
-    if y.len() != 4 || !(1..=9999).contains(&y.val) || !(1..=12).contains(&m.val) {
+    if y.len() != 4 || !(1..=9999).contains(&y.val) {
         return None;
     }
-    let dim = days_in_month(y.val, m.val);
-    if d.val == 0 || d.val > dim {
-        return None;
-    }
-    let (y, m, d) = if d.val < dim {
-        (y.val, m.val, d.val + 1)
-    } else if m.val < 12 {
-        (y.val, m.val + 1, 1)
-    } else {
-        (y.val + 1, 1, 1)
-    };
+    let next = NaiveDate::from_ymd_opt(i32::try_from(y.val).ok()?, m.val, d.val)?.succ_opt()?;
+    let (y, m, d) = (next.year(), next.month(), next.day());
     (y <= 9999).then(|| format!("{y:04}-{m:02}-{d:02}"))
 }
 
-pub(super) fn is_leap(y: u32) -> bool {
-    (y.is_multiple_of(4) && !y.is_multiple_of(100)) || y.is_multiple_of(400)
-}
-
+/// Days in month `m` (1..=12) of year `y`, by chrono: a year's leap rule repeats every 400
+/// years, so any `u32` year maps into chrono's range.
 pub(super) fn days_in_month(y: u32, m: u32) -> u32 {
-    match m {
-        2 if is_leap(y) => 29,
-        2 => 28,
-        4 | 6 | 9 | 11 => 30,
-        _ => 31,
-    }
+    let y = 2000 + i32::try_from(y % 400).unwrap_or(0);
+    NaiveDate::from_ymd_opt(y, m, 1).map_or(31, |d| u32::from(d.num_days_in_month()))
 }
 
 /// Days from 1970-01-01 to the given proleptic Gregorian date (month 1..=12;
 /// the day may be out of range and then simply counts on).
 pub(super) fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y.rem_euclid(400);
-    let mp = (m + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
+    // chrono counts the days of a year 2000..2400 (always a date for a month 1..=12); whole
+    // 400-year cycles extend that to any year.
+    let (cycles, y) = (y.div_euclid(400), y.rem_euclid(400));
+    let first = i32::try_from(y)
+        .ok()
+        .zip(u32::try_from(m).ok())
+        .and_then(|(y, m)| NaiveDate::from_ymd_opt(2000 + y, m, 1));
+    let since_epoch = first.map_or(0, |f| i64::from(f.num_days_from_ce()) - EPOCH_DAYS_FROM_CE);
+    (cycles - 5) * CYCLE_DAYS + since_epoch + d - 1
 }
+
+/// Days in 400 Gregorian years.
+const CYCLE_DAYS: i64 = 146_097;
+const CYCLE_SECS: i64 = CYCLE_DAYS * 86_400;
+/// chrono's `num_days_from_ce` of 1970-01-01.
+const EPOCH_DAYS_FROM_CE: i64 = 719_163;
