@@ -33,14 +33,7 @@ use crate::pipeline::model::{self, ChildKind, Element, Entry, EntryKind, Kind, S
 use crate::rule::RuleMeta;
 use crate::{values::datetime, values::text, values::uri};
 
-/// The image extension namespace (`sitemap-image.xsd`).
-pub const IMAGE_NS: &str = "http://www.google.com/schemas/sitemap-image/1.1";
-/// The video extension namespace (`sitemap-video.xsd`).
-pub const VIDEO_NS: &str = "http://www.google.com/schemas/sitemap-video/1.1";
-/// The news extension namespace (`sitemap-news.xsd`).
-pub const NEWS_NS: &str = "http://www.google.com/schemas/sitemap-news/0.9";
-/// The retired mobile extension namespace (`sitemap-mobile.xsd`), still seen in files.
-pub const MOBILE_NS: &str = "http://www.google.com/schemas/sitemap-mobile/1.0";
+pub use crate::values::namespace::{IMAGE_NS, MOBILE_NS, NEWS_NS, VIDEO_NS};
 
 /// One of Google's sitemap extensions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

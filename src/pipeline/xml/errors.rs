@@ -791,6 +791,6 @@ pub(super) fn no_root(state: &State<'_>) -> Step {
 pub fn known_namespace(prefix: &str) -> Option<&'static str> {
     match prefix {
         "xsi" => Some(crate::pipeline::model::XSI_NS),
-        _ => crate::rules::extension::extension_namespace::known_by_prefix(prefix).map(|k| k.uri),
+        _ => crate::values::namespace::known_by_prefix(prefix).map(|k| k.uri),
     }
 }
