@@ -140,3 +140,47 @@ mod tests {
         }
     }
 }
+
+/// A namespace whose elements sitemap-lint knows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct KnownNamespace {
+    /// The conventional prefix.
+    pub prefix: &'static str,
+    pub uri: &'static str,
+    /// What it is, for messages ("Google's image extension").
+    pub name: &'static str,
+}
+
+/// Google's extensions and XHTML, the namespaces of extension elements sitemap-lint checks.
+pub const KNOWN: [KnownNamespace; 5] = [
+    KnownNamespace {
+        prefix: "image",
+        uri: IMAGE_NS,
+        name: "Google's image extension",
+    },
+    KnownNamespace {
+        prefix: "video",
+        uri: VIDEO_NS,
+        name: "Google's video extension",
+    },
+    KnownNamespace {
+        prefix: "news",
+        uri: NEWS_NS,
+        name: "Google's news extension",
+    },
+    KnownNamespace {
+        prefix: "mobile",
+        uri: MOBILE_NS,
+        name: "Google's mobile extension",
+    },
+    KnownNamespace {
+        prefix: "xhtml",
+        uri: XHTML_NS,
+        name: "XHTML (hreflang `<xhtml:link>`)",
+    },
+];
+
+/// The known namespace conventionally bound to `prefix`.
+pub fn known_by_prefix(prefix: &str) -> Option<KnownNamespace> {
+    KNOWN.into_iter().find(|k| k.prefix == prefix)
+}

@@ -6,10 +6,10 @@ use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
 use crate::pipeline::model::{is_xml_space, Child, ChildKind, Element, Entry, Sitemap};
 use crate::rule::{Collector, Context, Rule, RuleMeta};
-use crate::values::namespace::{
-    self, IMAGE_NS, MOBILE_NS, NEWS_NS, SITEMAP_NS, VIDEO_NS, XHTML_NS,
-};
+use crate::values::namespace::{self, SITEMAP_NS};
 use crate::values::text;
+
+pub use crate::values::namespace::{known_by_prefix, KnownNamespace, KNOWN};
 
 declare_rule! {
     /// ## What it does
@@ -64,50 +64,6 @@ declare_rule! {
         severity: Error,
         summary: "an extension namespace URI close to Google's (another version, `https`, a trailing slash, a typo)",
     }
-}
-
-/// A namespace whose elements sitemap-lint knows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct KnownNamespace {
-    /// The conventional prefix.
-    pub prefix: &'static str,
-    pub uri: &'static str,
-    /// What it is, for messages ("Google's image extension").
-    pub name: &'static str,
-}
-
-/// Google's extensions and XHTML, the namespaces of extension elements sitemap-lint checks.
-pub const KNOWN: [KnownNamespace; 5] = [
-    KnownNamespace {
-        prefix: "image",
-        uri: IMAGE_NS,
-        name: "Google's image extension",
-    },
-    KnownNamespace {
-        prefix: "video",
-        uri: VIDEO_NS,
-        name: "Google's video extension",
-    },
-    KnownNamespace {
-        prefix: "news",
-        uri: NEWS_NS,
-        name: "Google's news extension",
-    },
-    KnownNamespace {
-        prefix: "mobile",
-        uri: MOBILE_NS,
-        name: "Google's mobile extension",
-    },
-    KnownNamespace {
-        prefix: "xhtml",
-        uri: XHTML_NS,
-        name: "XHTML (hreflang `<xhtml:link>`)",
-    },
-];
-
-/// The known namespace conventionally bound to `prefix`.
-pub fn known_by_prefix(prefix: &str) -> Option<KnownNamespace> {
-    KNOWN.into_iter().find(|k| k.prefix == prefix)
 }
 
 /// What a namespace URI of an extension element is.
@@ -408,6 +364,7 @@ impl<'a> Collector<'a> for Reported {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::values::namespace::{IMAGE_NS, MOBILE_NS, NEWS_NS, VIDEO_NS, XHTML_NS};
 
     fn near(uri: &str) -> Option<&'static str> {
         match classify(uri) {

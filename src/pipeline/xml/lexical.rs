@@ -1,0 +1,414 @@
+//! Lexical errors: bare `&`, unknown or bad references, forbidden characters, all found in one
+//! scan once the parser has hit the first.
+
+use std::collections::HashMap;
+use std::ops::Range;
+
+use crate::diagnostic::Diagnostic;
+use crate::rules::input::xml_syntax;
+
+use super::patch::{content_edits, State, Step};
+use super::scan::{
+    char_span, is_name_char, is_name_start, is_xml_char, markup_end, show, structure, Markup,
+};
+use super::MAX_XML_ERRORS;
+
+/// A lexical error: something wrong with a character or reference wherever it is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Lexical {
+    /// `&` that starts no reference.
+    BareAmpersand,
+    /// `&amp` without its `;`.
+    MissingSemicolon(String),
+    /// `&name;` for a name XML does not define.
+    UnknownEntity(String),
+    /// `&#…;` that is malformed, out of range, or names a forbidden character.
+    BadCharRef,
+    /// A run of characters XML forbids.
+    Forbidden,
+}
+
+/// Every lexical error from `from` on. Up to `literal_until` the text is inside a comment, CDATA
+/// section or processing instruction, where `&` is literal; forbidden characters are found
+/// everywhere.
+pub(super) fn lexical_errors(
+    text: &str,
+    from: usize,
+    mut literal_until: usize,
+) -> Vec<(Range<usize>, Lexical)> {
+    let mut found = Vec::new();
+    let bytes = text.as_bytes();
+    let mut i = from;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b >= 0x80 || (b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r')) {
+            let c = text[i..].chars().next().unwrap_or(' ');
+            if !is_xml_char(c) {
+                let start = i;
+                let mut end = i;
+                for c in text[i..].chars() {
+                    if is_xml_char(c) {
+                        break;
+                    }
+                    end += c.len_utf8();
+                }
+                found.push((start..end, Lexical::Forbidden));
+                i = end;
+                continue;
+            }
+            i += c.len_utf8();
+            continue;
+        }
+        if i >= literal_until {
+            if b == b'<' {
+                let rest = &text[i..];
+                let close = if rest.starts_with("<!--") {
+                    Some((4, "-->"))
+                } else if rest.starts_with("<![CDATA[") {
+                    Some((9, "]]>"))
+                } else if rest.starts_with("<?") {
+                    Some((2, "?>"))
+                } else {
+                    None
+                };
+                if let Some((open, close)) = close {
+                    literal_until = rest[open..]
+                        .find(close)
+                        .map_or(text.len(), |p| i + open + p + close.len());
+                }
+            } else if b == b'&' {
+                let (len, kind) = reference_at(&text[i..]);
+                if let Some(kind) = kind {
+                    found.push((i..i + len, kind));
+                }
+                i += len.max(1);
+                continue;
+            }
+        }
+        i += 1;
+    }
+    found
+}
+
+/// The reference at the start of `s` (which starts with `&`): its length and what is wrong with it
+/// (`None` when it is a good one).
+pub(super) fn reference_at(s: &str) -> (usize, Option<Lexical>) {
+    let body = &s[1..];
+    if let Some(num) = body.strip_prefix('#') {
+        let (hex, digits_from) = match num.strip_prefix('x') {
+            Some(_) => (true, 2),
+            None => (false, 1),
+        };
+        let digits: &str = {
+            let d = &body[digits_from..];
+            let n = d
+                .bytes()
+                .take_while(|b| {
+                    if hex {
+                        b.is_ascii_hexdigit()
+                    } else {
+                        b.is_ascii_digit()
+                    }
+                })
+                .count();
+            &d[..n]
+        };
+        let after = 1 + digits_from + digits.len();
+        if !digits.is_empty() && s[after..].starts_with(';') {
+            let ok = u32::from_str_radix(digits, if hex { 16 } else { 10 })
+                .ok()
+                .and_then(char::from_u32)
+                .is_some_and(is_xml_char);
+            return (after + 1, (!ok).then_some(Lexical::BadCharRef));
+        }
+        return (after, Some(Lexical::BadCharRef));
+    }
+    let name_len: usize = body
+        .char_indices()
+        .take_while(|&(i, c)| {
+            if i == 0 {
+                is_name_start(c) && c != ':'
+            } else {
+                is_name_char(c)
+            }
+        })
+        .map(|(_, c)| c.len_utf8())
+        .sum();
+    let name = &body[..name_len];
+    if name.is_empty() {
+        return (1, Some(Lexical::BareAmpersand));
+    }
+    // `&lt=2` is a URL parameter named `lt` after a bare `&`, not a broken `&lt;`.
+    if body[name_len..].starts_with('=') {
+        return (1, Some(Lexical::BareAmpersand));
+    }
+    if body[name_len..].starts_with(';') {
+        let known = matches!(name, "amp" | "lt" | "gt" | "quot" | "apos");
+        return (
+            name_len + 2,
+            (!known).then(|| Lexical::UnknownEntity(name.to_string())),
+        );
+    }
+    let predefined = matches!(name, "amp" | "lt" | "gt" | "quot" | "apos");
+    if predefined || html_entity(name).is_some() {
+        return (
+            name_len + 1,
+            Some(Lexical::MissingSemicolon(name.to_string())),
+        );
+    }
+    (1, Some(Lexical::BareAmpersand))
+}
+
+/// Unescaped `&`, bad references and forbidden characters: everything of the kind from `at` on is
+/// reported and patched at once.
+pub(super) fn lexical(state: &mut State<'_>, buf: &str, at: usize) -> Step {
+    // Inside a comment, CDATA section or PI, `&` is literal: start the scan after it.
+    let s = structure(buf, state.skip, at);
+    let literal_until = match s.unclosed {
+        Some((Markup::Comment | Markup::Cdata | Markup::Pi, ref r)) => {
+            markup_end(buf, r.start, buf.len()).1.unwrap_or(buf.len())
+        }
+        _ => 0,
+    };
+    let mut found = lexical_errors(buf, at, literal_until);
+    if found.first().is_none_or(|(r, _)| r.start != at) {
+        // The parser saw something the scan does not: report that alone.
+        let (len, kind) = reference_at(&buf[at..]);
+        let kind = match buf[at..].chars().next() {
+            Some(c) if !is_xml_char(c) => Lexical::Forbidden,
+            _ => kind.unwrap_or(Lexical::BareAmpersand),
+        };
+        let len = if kind == Lexical::Forbidden {
+            char_span(buf, at).len()
+        } else {
+            len.max(1)
+        };
+        found.insert(0, (at..(at + len).min(buf.len()), kind));
+    }
+    let mut diagnostics = Vec::new();
+    let mut extra = 0usize;
+    let mut spans = Vec::with_capacity(found.len());
+    let declared: HashMap<&str, &Range<usize>> = state
+        .dtd_entities
+        .iter()
+        .map(|(n, r)| (n.as_str(), r))
+        .collect();
+    // Uses of each DTD entity: the first is reported (at this index), the others counted on it.
+    let mut dtd_uses: HashMap<String, (usize, usize)> = HashMap::new();
+    for (span, kind) in found {
+        spans.push(span.clone());
+        if let Lexical::UnknownEntity(name) = &kind {
+            if let Some(decl) = declared.get(name.as_str()) {
+                if let Some(uses) = dtd_uses.get_mut(name) {
+                    uses.1 += 1;
+                } else {
+                    dtd_uses.insert(name.clone(), (diagnostics.len(), 1));
+                    diagnostics.push(
+                        Diagnostic::new(
+                            &xml_syntax::META,
+                            span.clone(),
+                            format!("entity `&{name};` is declared only in the DOCTYPE, which is not processed"),
+                        )
+                        .with_label("undefined without the DTD")
+                        .with_secondary((*decl).clone(), format!("`{name}` is declared here"))
+                        .with_help("write the text itself instead of the entity, and remove the DOCTYPE"),
+                    );
+                }
+                continue;
+            }
+        }
+        // Past the cap the errors are only counted (a file may hold millions).
+        if diagnostics.len() < MAX_XML_ERRORS {
+            diagnostics.push(lexical_diagnostic(buf, span, &kind));
+        } else {
+            extra += 1;
+        }
+    }
+    for (name, (index, uses)) in dtd_uses {
+        if uses > 1 {
+            diagnostics[index].notes.push(format!(
+                "`&{name};` is used {uses} times; the other uses are not reported one by one"
+            ));
+        }
+    }
+    Step {
+        diagnostics,
+        extra,
+        edits: Some(content_edits(buf, &spans)),
+    }
+}
+
+pub(super) fn lexical_diagnostic(buf: &str, span: Range<usize>, kind: &Lexical) -> Diagnostic {
+    let syntax = &xml_syntax::META;
+    let text = &buf[span.clone()];
+    match kind {
+        Lexical::BareAmpersand => {
+            let after: String = buf[span.end..]
+                .chars()
+                .take_while(|c| !c.is_whitespace() && !matches!(c, '<' | '&' | '"' | '\''))
+                .take(20)
+                .collect();
+            Diagnostic::new(syntax, span, "unescaped `&`")
+                .with_label("`&` starts an entity reference in XML")
+                .with_help(format!(
+                    "write `&amp;{after}`: a literal `&` is written `&amp;` in XML, in URLs too (crawlers read it back as `&`)"
+                ))
+        }
+        Lexical::MissingSemicolon(name) => Diagnostic::new(
+            syntax,
+            span,
+            format!("entity reference `&{name}` lacks its closing `;`"),
+        )
+        .with_label("expected `;` after the entity name")
+        .with_help(format!("write `&{name};`")),
+        Lexical::UnknownEntity(name) => {
+            let d = Diagnostic::new(syntax, span, format!("unknown entity `&{name};`"))
+                .with_label("XML defines only `&amp;` `&lt;` `&gt;` `&quot;` `&apos;`");
+            match html_entity(name) {
+                Some(code) => {
+                    let c = char::from_u32(code).unwrap_or('\u{FFFD}');
+                    let shown = if c.is_whitespace() {
+                        format!("U+{code:04X}")
+                    } else {
+                        format!("`{c}`")
+                    };
+                    d.with_help(format!(
+                        "`&{name};` is an HTML entity; write the character itself ({shown}) or `&#{code};`; inside a URL, percent-encode it instead"
+                    ))
+                }
+                None => d.with_help(format!(
+                    "if `&` is meant literally, escape it: `&amp;{name};`"
+                )),
+            }
+        }
+        Lexical::BadCharRef => {
+            let (message, label) = if text.ends_with(';') {
+                let digits = text.trim_start_matches("&#").trim_end_matches(';');
+                let code = match digits.strip_prefix('x') {
+                    Some(h) => u32::from_str_radix(h, 16).ok(),
+                    None => digits.parse::<u32>().ok(),
+                };
+                match code {
+                    Some(c) if char::from_u32(c).is_some() || (0xD800..0xE000).contains(&c) => (
+                        format!("character reference `{text}` names a character XML forbids"),
+                        format!("U+{c:04X} is not allowed in XML, not even as a reference"),
+                    ),
+                    _ => (
+                        format!("character reference `{text}` is out of range"),
+                        "Unicode ends at U+10FFFF".to_string(),
+                    ),
+                }
+            } else {
+                let has_digits = text
+                    .trim_start_matches("&#")
+                    .trim_start_matches('x')
+                    .bytes()
+                    .next()
+                    .is_some_and(|b| b.is_ascii_hexdigit());
+                (
+                    format!("malformed character reference `{}`", show(text)),
+                    if has_digits {
+                        "expected `;` after the digits".to_string()
+                    } else {
+                        "expected digits after `&#`".to_string()
+                    },
+                )
+            };
+            Diagnostic::new(syntax, span, message)
+                .with_label(label)
+                .with_help("write `&#` and decimal digits or `&#x` and hex digits, then `;`, for an allowed character; for a literal `&`, write `&amp;`")
+        }
+        Lexical::Forbidden => {
+            let chars: Vec<char> = text.chars().collect();
+            let first = chars[0];
+            let what = match first {
+                '\0' => " (NUL)",
+                '\u{8}' => " (backspace)",
+                '\u{b}' => " (vertical tab)",
+                '\u{c}' => " (form feed)",
+                '\u{1b}' => " (escape)",
+                _ => "",
+            };
+            let message = if chars.len() == 1 {
+                format!(
+                    "character U+{:04X}{what} is not allowed in XML",
+                    first as u32
+                )
+            } else if chars.iter().all(|&c| c == first) {
+                format!(
+                    "{} characters U+{:04X}{what} in a row are not allowed in XML",
+                    chars.len(),
+                    first as u32
+                )
+            } else {
+                format!(
+                    "{} control characters in a row are not allowed in XML",
+                    chars.len()
+                )
+            };
+            Diagnostic::new(syntax, span, message)
+                .with_label("not an XML character")
+                .with_help("remove it: XML 1.0 allows no control characters but tab, line feed and carriage return, not even as `&#…;` references")
+        }
+    }
+}
+
+/// Code points of common HTML entities that XML does not know.
+pub(super) fn html_entity(name: &str) -> Option<u32> {
+    Some(match name {
+        "nbsp" => 160,
+        "iexcl" => 161,
+        "cent" => 162,
+        "pound" => 163,
+        "yen" => 165,
+        "sect" => 167,
+        "copy" => 169,
+        "laquo" => 171,
+        "reg" => 174,
+        "deg" => 176,
+        "plusmn" => 177,
+        "middot" => 183,
+        "raquo" => 187,
+        "iquest" => 191,
+        "Agrave" => 192,
+        "Aacute" => 193,
+        "Auml" => 196,
+        "Ccedil" => 199,
+        "Eacute" => 201,
+        "Ntilde" => 209,
+        "Ouml" => 214,
+        "times" => 215,
+        "Uuml" => 220,
+        "szlig" => 223,
+        "agrave" => 224,
+        "aacute" => 225,
+        "acirc" => 226,
+        "atilde" => 227,
+        "auml" => 228,
+        "aring" => 229,
+        "ccedil" => 231,
+        "egrave" => 232,
+        "eacute" => 233,
+        "ecirc" => 234,
+        "euml" => 235,
+        "iacute" => 237,
+        "ntilde" => 241,
+        "oacute" => 243,
+        "ocirc" => 244,
+        "ouml" => 246,
+        "oslash" => 248,
+        "uacute" => 250,
+        "uuml" => 252,
+        "ndash" => 8211,
+        "mdash" => 8212,
+        "lsquo" => 8216,
+        "rsquo" => 8217,
+        "ldquo" => 8220,
+        "rdquo" => 8221,
+        "bull" => 8226,
+        "hellip" => 8230,
+        "euro" => 8364,
+        "trade" => 8482,
+        _ => return None,
+    })
+}

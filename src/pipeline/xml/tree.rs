@@ -1,0 +1,231 @@
+//! Well-formedness checks on the parsed tree that roxmltree does not make.
+
+use memchr::memmem;
+use roxmltree::Document;
+
+use crate::diagnostic::Diagnostic;
+use crate::rules::input::xml_syntax;
+
+use super::MAX_XML_ERRORS;
+
+/// Well-formedness rules roxmltree does not enforce, checked on the parsed tree and its source:
+/// reserved and malformed processing-instruction targets anywhere in the document, character
+/// references to surrogates or non-characters, `<:name>`, and namespace declarations that XML 1.0
+/// namespaces forbid (`xmlns:a=""`, declaring `xmlns:xmlns`).
+///
+/// `text` is the text the tree was parsed from (its offsets are `base` bytes into the source).
+pub fn check_tree(doc: &Document<'_>, text: &str, base: usize, out: &mut Vec<Diagnostic>) {
+    check_tree_from(doc, text, base, base, out);
+}
+
+/// [`check_tree`] for one of the documents a file was split into ([`crate::pipeline::split`]): what lies
+/// before `from` in `text` (the copy of the root's start tag) was checked with the first piece.
+pub fn check_tree_from(
+    doc: &Document<'_>,
+    text: &str,
+    base: usize,
+    from: usize,
+    out: &mut Vec<Diagnostic>,
+) {
+    use crate::rules::input::xml_declaration;
+    let syntax = &xml_syntax::META;
+    let parsed = &text[base..];
+    let skip = from.saturating_sub(base);
+    let mut next_decl = next_xmlns(parsed, skip);
+    // What the walk looks for is rare after the prolog: three vectorised searches usually show
+    // there is nothing, and the walk over every node is skipped.
+    let own = parsed.get(skip..).unwrap_or("");
+    // The declaration (the PI `xml` at the start, which the walk skips too) is not a reason to walk.
+    let after_declaration = match own.strip_prefix("<?xml") {
+        Some(rest) if skip == 0 && rest.starts_with([' ', '\t', '\r', '\n', '?']) => rest,
+        _ => own,
+    };
+    let walk = next_decl.is_some()
+        || memmem::find(own.as_bytes(), b"<:").is_some()
+        || memmem::find(after_declaration.as_bytes(), b"<?").is_some();
+    for node in doc.descendants().filter(|_| walk) {
+        let r = node.range();
+        if r.start < skip {
+            continue;
+        }
+        if let Some(pi) = node.pi() {
+            let target = pi.target;
+            // `<?xml\n version="1.0"?>` is a declaration, which roxmltree reads as a PI.
+            if r.start == 0 && target == "xml" {
+                continue;
+            }
+            let span = r.start + base..(r.start + base + 2 + target.len()).min(text.len());
+            if target.eq_ignore_ascii_case("xml") {
+                out.push(
+                    Diagnostic::new(
+                        &xml_declaration::META,
+                        span,
+                        format!("processing instruction `{target}` looks like a misplaced XML declaration"),
+                    )
+                    .with_help("the target `xml` is reserved in any letter case; keep one `<?xml version=\"1.0\" encoding=\"UTF-8\"?>` at the very start of the file and remove this one"),
+                );
+                continue;
+            }
+            if target.contains(':') {
+                out.push(
+                    Diagnostic::new(
+                        syntax,
+                        span.clone(),
+                        format!("processing instruction target `{target}` contains a colon"),
+                    )
+                    .with_help(
+                        "XML namespaces forbid colons in processing-instruction targets; rename it",
+                    ),
+                );
+            }
+            let after = parsed.get(r.start + 2 + target.len()..).unwrap_or("");
+            if !(after.starts_with("?>") || after.starts_with([' ', '\t', '\r', '\n'])) {
+                out.push(
+                    Diagnostic::new(
+                        syntax,
+                        span,
+                        format!("no space after the processing instruction target `{target}`"),
+                    )
+                    .with_help(format!(
+                        "write `<?{target} …?>` with a space between the target and its content"
+                    )),
+                );
+            }
+        } else if node.is_element() {
+            if parsed
+                .as_bytes()
+                .get(r.start..)
+                .is_some_and(|t| t.starts_with(b"<:"))
+            {
+                out.push(
+                    Diagnostic::new(
+                        syntax,
+                        r.start + base..r.start + base + 2,
+                        "element name starts with a colon",
+                    )
+                    .with_help("a qualified name is `prefix:local` or `local`; remove the colon"),
+                );
+            }
+            // Only a start tag with an `xmlns:` in it needs reading: skip the ones before this
+            // element, then look at its tag if the next one is before its first child.
+            while let Some(h) = next_decl.filter(|&h| h < r.start) {
+                next_decl = next_xmlns(parsed, h + 1);
+            }
+            let Some(h) = next_decl else {
+                continue;
+            };
+            let tag_bound = node.first_child().map_or(r.end, |c| c.range().start);
+            if h >= tag_bound {
+                continue;
+            }
+            let tag = parsed.get(r.start..r.end).unwrap_or("");
+            let tag = &tag[..tag.find('>').map_or(tag.len(), |e| e + 1)];
+            check_namespace_declarations(tag, r.start + base, out);
+        }
+    }
+    check_char_references(text, base.max(from), out);
+}
+
+/// The offset of the next `xmlns:` in `text` at or after `from`. Usually there is none after the
+/// root's start tag, which one vectorised search over the rest of the file establishes, so the
+/// other start tags are never scanned.
+pub(super) fn next_xmlns(text: &str, from: usize) -> Option<usize> {
+    let rest = text.get(from..)?;
+    memmem::find(rest.as_bytes(), b"xmlns:").map(|p| from + p)
+}
+
+/// `xmlns:p=""` (undeclaring a prefix is XML 1.1 only) and `xmlns:xmlns=…` in one start tag.
+pub(super) fn check_namespace_declarations(tag: &str, at: usize, out: &mut Vec<Diagnostic>) {
+    let syntax = &xml_syntax::META;
+    let mut from = 0;
+    // Look for the `x` of each `xmlns:` with a byte scan: most tags have none, and a substring
+    // search costs a searcher set-up per tag.
+    while let Some(p) = tag.as_bytes()[from..].iter().position(|&b| b == b'x') {
+        let start = from + p;
+        from = start + 1;
+        if !tag.as_bytes()[start..].starts_with(b"xmlns:") {
+            continue;
+        }
+        from = start + 6;
+        if !tag[..start].ends_with([' ', '\t', '\r', '\n']) {
+            continue;
+        }
+        let rest = &tag[start + 6..];
+        let name_len = rest
+            .find(|c: char| c == '=' || c.is_whitespace())
+            .unwrap_or(rest.len());
+        let prefix = &rest[..name_len];
+        let after = rest[name_len..]
+            .trim_start()
+            .strip_prefix('=')
+            .map(str::trim_start);
+        let value_empty = after.is_some_and(|v| v.starts_with("\"\"") || v.starts_with("''"));
+        let span = at + start..at + start + 6 + name_len;
+        if prefix == "xmlns" {
+            out.push(
+                Diagnostic::new(syntax, span, "the prefix `xmlns` cannot be declared").with_help(
+                    "`xmlns` is reserved for namespace declarations; remove this attribute",
+                ),
+            );
+        } else if value_empty {
+            out.push(
+                Diagnostic::new(
+                    syntax,
+                    span,
+                    format!(
+                        "`xmlns:{prefix}=\"\"` undeclares a prefix, which XML 1.0 does not allow"
+                    ),
+                )
+                .with_help(format!(
+                    "remove the declaration, or give `{prefix}` a namespace URI"
+                )),
+            );
+        }
+    }
+}
+
+/// Character references to surrogates (`&#xD800;`) or to U+FFFE/U+FFFF, which roxmltree turns into
+/// U+FFFD without an error.
+pub(super) fn check_char_references(text: &str, base: usize, out: &mut Vec<Diagnostic>) {
+    let syntax = &xml_syntax::META;
+    let bytes = text.as_bytes();
+    let mut i = base;
+    let mut reported = 0;
+    // Character references are rare in sitemaps: a vectorised search finds each `&#`.
+    let finder = memmem::Finder::new(b"&#");
+    while let Some(p) = bytes.get(i..).and_then(|rest| finder.find(rest)) {
+        let start = i + p;
+        i = start + 2;
+        let (digits_start, radix) = if bytes.get(i) == Some(&b'x') {
+            (i + 1, 16)
+        } else {
+            (i, 10)
+        };
+        let len = bytes[digits_start..]
+            .iter()
+            .take(12)
+            .take_while(|b| b.is_ascii_hexdigit())
+            .count();
+        if bytes.get(digits_start + len) != Some(&b';') || len == 0 {
+            continue;
+        }
+        let Ok(code) = u32::from_str_radix(&text[digits_start..digits_start + len], radix) else {
+            continue;
+        };
+        if (0xD800..=0xDFFF).contains(&code) || code == 0xFFFE || code == 0xFFFF {
+            let what = if code >= 0xFFFE {
+                "a non-character"
+            } else {
+                "a UTF-16 surrogate"
+            };
+            out.push(
+                Diagnostic::new(syntax, start..digits_start + len + 1, format!("character reference to U+{code:04X}, {what}"))
+                    .with_help("refer to the character itself (`&#x1F600;` for U+1F600, not its two surrogates), or remove the reference"),
+            );
+            reported += 1;
+            if reported >= MAX_XML_ERRORS {
+                break;
+            }
+        }
+    }
+}
