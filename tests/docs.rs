@@ -75,9 +75,8 @@ fn readme_is_a_landing_page() {
     ] {
         assert!(readme.contains(needed), "README.md lacks `{needed}`");
     }
-    // Every relative link of README and docs/ points at a file that exists (but the two written
-    // in other branches: ARCHITECTURE.md and docs/install.md), and every `#anchor` at a heading
-    // of its file.
+    // Every relative link of README and docs/ points at a file that exists, and every `#anchor`
+    // at a heading of its file.
     let mut pages = vec![root().join("README.md"), root().join("CONTRIBUTING.md")];
     for e in fs::read_dir(root().join("docs")).unwrap() {
         pages.push(e.unwrap().path());
@@ -103,10 +102,7 @@ fn readme_is_a_landing_page() {
                     .unwrap_or_default();
                 (p, a)
             };
-            let coming = ["ARCHITECTURE.md", "install.md"]
-                .iter()
-                .any(|name| linked.file_name().is_some_and(|n| n == *name));
-            if !linked.exists() && !coming {
+            if !linked.exists() {
                 failures.push(format!("{}: `{target}` does not exist", page.display()));
             } else if !anchor.is_empty() && linked.exists() && !linked_anchors.contains(anchor) {
                 failures.push(format!("{}: no heading for `{target}`", page.display()));
