@@ -4,8 +4,9 @@ use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
 use crate::hreflang;
 use crate::pipeline::model::{is_xml_space, Entry, Field, Sitemap};
+use crate::pipeline::url_key::UrlParts;
 use crate::rule::{Context, Rule, RuleMeta};
-use crate::values::host::{private_host, PrivateHost};
+use crate::values::host::private_host;
 
 declare_rule! {
     /// ## What it does
@@ -62,10 +63,23 @@ impl Rule for Check {
 
     fn check_entry(&self, sitemap: &Sitemap<'_>, entry: &Entry<'_>, cx: &mut Context<'_>) {
         let source = sitemap.source;
-        if let Some(value) = entry.value(Field::Loc) {
-            if let Some(p) = private_host(value.trimmed()) {
-                let span = value.source_range_in_trimmed(source, p.range.clone());
-                cx.report(diagnostic(span, value.trimmed(), &p, "`<loc>`"));
+        // A malformed URL is `loc-invalid`'s (its host may be no host at all).
+        if let Some(value) = entry
+            .value(Field::Loc)
+            .filter(|v| !v.url_problems().iter().any(|p| p.kind.is_error()))
+        {
+            // The host's range is part of the URL key the model keeps for every `<loc>`.
+            if let Some(parts) = &value.url_key().parts {
+                let url = value.trimmed();
+                if let Some(reason) = private_host(&url[parts.host.clone()]) {
+                    let span = value.source_range_in_trimmed(source, parts.host.clone());
+                    cx.report(diagnostic(
+                        span,
+                        &url[parts.host.clone()],
+                        reason,
+                        "`<loc>`",
+                    ));
+                }
             }
         }
         if !hreflang::has_links(entry) {
@@ -75,20 +89,32 @@ impl Rule for Check {
             let Some(href) = link.href() else { continue };
             let value = href.value.trim_matches(is_xml_space);
             let lead = href.value.len() - href.value.trim_start_matches(is_xml_space).len();
-            if let Some(p) = private_host(value) {
-                let span = href.source_range(source, lead + p.range.start..lead + p.range.end);
-                cx.report(diagnostic(span, value, &p, "the alternate"));
+            let Some(parts) = UrlParts::parse(value) else {
+                continue;
+            };
+            // A port that is not a number means the authority was misread (an IPv6 address
+            // without brackets): `hreflang-href-invalid` reports it.
+            if parts
+                .port
+                .as_ref()
+                .is_some_and(|p| !value[p.clone()].bytes().all(|b| b.is_ascii_digit()))
+            {
+                continue;
+            }
+            let host = parts.host;
+            if let Some(reason) = private_host(&value[host.clone()]) {
+                let span = href.source_range(source, lead + host.start..lead + host.end);
+                cx.report(diagnostic(span, &value[host], reason, "the alternate"));
             }
         }
     }
 }
 
-fn diagnostic(span: std::ops::Range<usize>, url: &str, p: &PrivateHost, what: &str) -> Diagnostic {
-    let host = &url[p.range.clone()];
+fn diagnostic(span: std::ops::Range<usize>, host: &str, reason: &str, what: &str) -> Diagnostic {
     Diagnostic::new(
         &META,
         span,
-        format!("{what} is on `{host}`, which crawlers cannot reach: {}", p.reason),
+        format!("{what} is on `{host}`, which crawlers cannot reach: {reason}"),
     )
     .with_label("not reachable from the internet")
     .with_help("generate the sitemap with the site's public base URL (for example Hugo's `baseURL` or next-sitemap's `siteUrl`), not a development server's")
