@@ -22,7 +22,6 @@ const KNOWN: &[&str] = &[
     "file over 1000 lines of code: src/pipeline/xml.rs (pipeline::xml)",
     "file over 1000 lines of code: src/values/datetime.rs (values::datetime)",
     "file over 1000 lines of code: src/values/uri.rs (values::uri)",
-    "import cycle: extensions ↔ hreflang ↔ pipeline::model ↔ rule",
     "import cycle: rules::hreflang::hreflang_cluster_mismatch ↔ rules::hreflang::hreflang_return_link",
     "import cycle: rules::structure::missing_loc ↔ rules::structure::unknown_element",
     "rule file imports a rule file: rules::extension::extension_deprecated → rules::extension::extension_url",

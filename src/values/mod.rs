@@ -5,5 +5,6 @@ pub mod datetime;
 pub mod finding;
 pub mod host;
 pub mod iso_codes;
+pub mod language;
 pub mod text;
 pub mod uri;

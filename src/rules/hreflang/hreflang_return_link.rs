@@ -7,7 +7,7 @@ use std::ops::Range;
 
 use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
-use crate::hreflang;
+use crate::pipeline::model::links;
 use crate::pipeline::model::{detach, Entry, EntryKind, Sitemap};
 use crate::rule::{Collector, Context, Rule, RuleMeta, MAX_REPORTS_PER_RULE};
 use crate::rules::structure::too_many_entries::MAX_ENTRIES;
@@ -225,7 +225,7 @@ impl<'a> Graph<'a> {
             NO_PAGE
         };
         let start = self.links.len();
-        for link in hreflang::links(entry) {
+        for link in links::links(entry) {
             let (Some(lang), Some(href)) = (link.hreflang(), link.href()) else {
                 continue;
             };
