@@ -1637,7 +1637,7 @@ fn no_root(state: &State<'_>) -> Step {
 pub fn known_namespace(prefix: &str) -> Option<&'static str> {
     match prefix {
         "xsi" => Some(crate::pipeline::model::XSI_NS),
-        _ => crate::rules::extension::extension_namespace::known_by_prefix(prefix).map(|k| k.uri),
+        _ => crate::rules::extension::known_by_prefix(prefix).map(|k| k.uri),
     }
 }
 

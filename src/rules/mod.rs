@@ -2,6 +2,8 @@
 //! declared in the family's `mod.rs`, which also holds the helpers the family's rules share: a rule
 //! file never imports another rule file).
 
+use std::ops::Range;
+
 use crate::rule::{Rule, RuleMeta};
 
 pub mod extension;
@@ -112,4 +114,14 @@ pub fn find(name: &str) -> Option<&'static RuleMeta> {
 /// Every rule's metadata, in registry order.
 pub fn metas() -> impl Iterator<Item = &'static RuleMeta> {
     ALL.iter().map(|r| r.meta())
+}
+
+/// `range`, cut before its first line break: a line break inside a value (`…/a⏎b`) is shown
+/// at the end of its line rather than as a span over two lines. An empty result stays empty.
+pub(crate) fn on_one_line(source: &str, range: Range<usize>) -> Range<usize> {
+    match source.get(range.clone()).and_then(|t| t.find('\n')) {
+        Some(0) => range.start..range.start,
+        Some(nl) => range.start..range.start + nl,
+        None => range,
+    }
 }

@@ -6,7 +6,7 @@ use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
 use crate::pipeline::model::{Child, ChildKind, Entry, EntryKind, Kind, Sitemap};
 use crate::rule::{Collector, Context, Rule, RuleMeta};
-use crate::rules::extension::extension_namespace::XHTML_NS;
+use crate::rules::extension::XHTML_NS;
 
 declare_rule! {
     /// ## What it does

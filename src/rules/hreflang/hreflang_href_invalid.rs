@@ -5,7 +5,7 @@ use crate::diagnostic::Diagnostic;
 use crate::pipeline::model::links;
 use crate::pipeline::model::{Entry, Sitemap};
 use crate::rule::{Context, Rule, RuleMeta};
-use crate::rules::loc::loc_invalid::on_one_line;
+use crate::rules::on_one_line;
 use crate::values::uri::{self, ProblemKind};
 
 declare_rule! {

@@ -4,7 +4,7 @@ use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
 use crate::pipeline::model::{Entry, Field, Sitemap};
 use crate::rule::{Context, Rule, RuleMeta};
-use crate::rules::loc::loc_invalid::on_one_line;
+use crate::rules::on_one_line;
 use crate::values::datetime::{self, Verdict};
 
 declare_rule! {

@@ -1,11 +1,10 @@
 //! Rule `loc-invalid`: `<loc>` is not an absolute `http`/`https` URL per RFC 3986.
 
-use std::ops::Range;
-
 use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
 use crate::pipeline::model::{Entry, EntryKind, Field, Sitemap, Value};
 use crate::rule::{Context, Rule, RuleMeta};
+use crate::rules::on_one_line;
 use crate::values::uri::{self, ProblemKind};
 
 declare_rule! {
@@ -271,14 +270,4 @@ fn quoted(text: &str) -> String {
 /// The ASCII characters of `text` percent-encoded: `{}` as `%7B%7D`.
 fn percent_encoded(text: &str) -> String {
     text.bytes().map(|b| format!("%{b:02X}")).collect()
-}
-
-/// `range`, cut before its first line break: a line break inside a value (`…/a⏎b`) is shown
-/// at the end of its line rather than as a span over two lines. An empty result stays empty.
-pub(crate) fn on_one_line(source: &str, range: Range<usize>) -> Range<usize> {
-    match source.get(range.clone()).and_then(|t| t.find('\n')) {
-        Some(0) => range.start..range.start,
-        Some(nl) => range.start..range.start + nl,
-        None => range,
-    }
 }

@@ -4,7 +4,7 @@ use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
 use crate::pipeline::model::{Child, ChildKind, Entry, EntryKind, Field, Kind, Sitemap};
 use crate::rule::{Context, Rule, RuleMeta};
-use crate::rules::extension::extension_namespace::XHTML_NS;
+use crate::rules::extension::XHTML_NS;
 use crate::rules::{extension::xhtml_link_namespace, structure::missing_loc};
 use crate::values::text;
 
