@@ -2,7 +2,7 @@
 
 use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
-use crate::hreflang;
+use crate::pipeline::model::links;
 use crate::pipeline::model::{is_xml_space, Entry, Field, Sitemap};
 use crate::rule::{Context, Rule, RuleMeta};
 use crate::values::host::{private_host, PrivateHost};
@@ -68,10 +68,10 @@ impl Rule for Check {
                 cx.report(diagnostic(span, value.trimmed(), &p, "`<loc>`"));
             }
         }
-        if !hreflang::has_links(entry) {
+        if !links::has_links(entry) {
             return;
         }
-        for link in hreflang::links(entry) {
+        for link in links::links(entry) {
             let Some(href) = link.href() else { continue };
             let value = href.value.trim_matches(is_xml_space);
             let lead = href.value.len() - href.value.trim_start_matches(is_xml_space).len();
