@@ -28,9 +28,8 @@ use std::ops::Range;
 
 use roxmltree::NodeType;
 
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, RuleMeta};
 use crate::pipeline::model::{self, ChildKind, Element, Entry, EntryKind, Kind, Sitemap, XSI_NS};
-use crate::rule::RuleMeta;
 use crate::{values::datetime, values::text, values::uri};
 
 pub use crate::values::namespace::{IMAGE_NS, MOBILE_NS, NEWS_NS, VIDEO_NS};
@@ -2239,26 +2238,16 @@ pub fn check_root(sitemap: &Sitemap<'_>, class: Class) -> Vec<Problem> {
     walker.problems
 }
 
-/// Problems of `class` in the Google extension elements of one entry.
-///
-/// One walk finds the problems of every class; it runs on the first call for an entry and its
-/// result is kept in [`Entry::extension_problems`], so the three extension rules share it.
-pub fn check_entry(sitemap: &Sitemap<'_>, entry: &Entry<'_>, class: Class) -> Vec<Problem> {
+/// The problems of every class in the Google extension elements of one entry, found by one walk
+/// (the extension rules share it, see [`crate::rules::extension::entry_problems`]).
+pub fn check_entry(sitemap: &Sitemap<'_>, entry: &Entry<'_>) -> Vec<Problem> {
     // Only children of other namespaces are extensions; most entries have none.
     if !entry.children.iter().any(|c| c.kind == ChildKind::Foreign) {
         return Vec::new();
     }
-    entry
-        .extension_problems
-        .get_or_init(|| {
-            let mut walker = Walker::new(sitemap.source, Want::All, None);
-            walker.entry(sitemap, entry);
-            walker.problems.into_boxed_slice()
-        })
-        .iter()
-        .filter(|p| p.class == class)
-        .cloned()
-        .collect()
+    let mut walker = Walker::new(sitemap.source, Want::All, None);
+    walker.entry(sitemap, entry);
+    walker.problems
 }
 
 /// Calls `f` with every element of a Google extension in `entry` that the checker validates
@@ -3805,7 +3794,11 @@ mod tests {
         let sitemap = crate::pipeline::model::Model::build(&doc, xml, 0);
         let mut out = check_root(&sitemap, class);
         for e in (0..sitemap.entries().len()).filter_map(|i| sitemap.filled(i)) {
-            out.extend(check_entry(&sitemap, &e, class));
+            out.extend(
+                check_entry(&sitemap, &e)
+                    .into_iter()
+                    .filter(|p| p.class == class),
+            );
         }
         out
     }
@@ -3902,7 +3895,10 @@ mod tests {
             return; // the parser's own depth limit; nothing for the walker to do
         };
         let sitemap = crate::pipeline::model::Model::build(&doc, &xml, 0);
-        let placement = check_entry(&sitemap, &sitemap.filled(0).unwrap(), Class::Placement);
+        let placement: Vec<_> = check_entry(&sitemap, &sitemap.filled(0).unwrap())
+            .into_iter()
+            .filter(|p| p.class == Class::Placement)
+            .collect();
         assert_eq!(placement.len(), 1);
     }
 

@@ -15,7 +15,6 @@ pub mod docs;
 pub mod engine;
 pub mod exec;
 pub mod extensions;
-pub mod hreflang;
 pub mod pipeline;
 pub mod render;
 pub mod rule;

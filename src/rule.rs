@@ -1,6 +1,9 @@
 //! What rules see when they run ([`Context`]) and how they are called ([`Rule`]). What a rule is
 //! (its metadata and docs, [`RuleMeta`]) and what it reports live in [`crate::diagnostic`].
 
+use std::any::Any;
+use std::ops::Range;
+
 use crate::diagnostic::Diagnostic;
 pub use crate::diagnostic::{Category, RuleMeta};
 use crate::pipeline::model::{Child, Entry, Sitemap};
@@ -18,6 +21,9 @@ pub struct Context<'a> {
     /// The last URLs found clean by [`crate::values::uri::check_http_url`], oldest overwritten first.
     clean_urls: [String; CLEAN_URLS],
     clean_next: usize,
+    /// What a family of rules computed once for an entry and shares (the extension walk, see
+    /// [`Context::entry_memo`]): the entry's span and the value.
+    entry_memo: Option<(Range<usize>, Box<dyn Any + Send>)>,
 }
 
 /// Clean URLs a [`Context`] remembers: the alternates of an hreflang cluster are listed again in
@@ -32,6 +38,7 @@ impl<'a> Context<'a> {
             counts: std::collections::HashMap::new(),
             clean_urls: Default::default(),
             clean_next: 0,
+            entry_memo: None,
         }
     }
 
@@ -47,6 +54,26 @@ impl<'a> Context<'a> {
         slot.clear();
         slot.push_str(url);
         self.clean_next = self.clean_next.wrapping_add(1);
+    }
+
+    /// The value `make` computes for `entry`, made on the first call for that entry and kept
+    /// until another entry asks: the way several rules share one costly look at an entry (one
+    /// extension walk serves the extension rules). Rules run entry by entry, so one slot is enough.
+    /// `None` only if the slot held another type and could not take this one, which cannot happen.
+    pub fn entry_memo<T: Any + Send>(
+        &mut self,
+        entry: &Entry<'_>,
+        make: impl FnOnce() -> T,
+    ) -> Option<&T> {
+        let span = &entry.element.span;
+        let fresh = self
+            .entry_memo
+            .as_ref()
+            .is_some_and(|(at, memo)| at == span && memo.is::<T>());
+        if !fresh {
+            self.entry_memo = Some((span.clone(), Box::new(make())));
+        }
+        self.entry_memo.as_ref()?.1.downcast_ref::<T>()
     }
 
     pub fn report(&mut self, diagnostic: Diagnostic) {

@@ -6,6 +6,7 @@ pub mod decimal;
 pub mod finding;
 pub mod host;
 pub mod iso_codes;
+pub mod language;
 pub mod namespace;
 pub mod text;
 pub mod uri;

@@ -5,7 +5,7 @@ use crate::diagnostic::Diagnostic;
 use crate::extensions::{self as ext, ElementDecl};
 use crate::pipeline::model::{Entry, Sitemap};
 use crate::rule::{Context, Rule, RuleMeta};
-use crate::rules::extension::extension_url::has_extension;
+use crate::rules::extension::has_extension;
 
 declare_rule! {
     /// ## What it does

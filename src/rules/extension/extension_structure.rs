@@ -105,7 +105,7 @@ impl Rule for Check {
     }
 
     fn check_entry(&self, sitemap: &Sitemap<'_>, entry: &Entry<'_>, cx: &mut Context<'_>) {
-        for p in extensions::check_entry(sitemap, entry, Class::Structure) {
+        for p in super::entry_problems(sitemap, entry, Class::Structure, cx) {
             cx.report(p.into_diagnostic(&META));
         }
     }

@@ -5,7 +5,7 @@ use crate::diagnostic::Diagnostic;
 use crate::extensions::{self as ext, Pattern};
 use crate::pipeline::model::{self, Element, Entry, Sitemap};
 use crate::rule::{Context, Rule, RuleMeta};
-use crate::rules::extension::extension_url::{element_text, has_extension};
+use crate::rules::extension::{element_text, has_extension};
 use crate::values::iso_codes;
 
 declare_rule! {

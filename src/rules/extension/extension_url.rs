@@ -1,14 +1,14 @@
 //! Rule `extension-url`: an image or video URL (`image:loc`, `video:thumbnail_loc`, …) that is not an absolute `http`/`https` URL.
 
-use std::borrow::Cow;
 use std::ops::Range;
 
 use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
 use crate::extensions::{self as ext, ElementDecl, SimpleType, Target};
-use crate::pipeline::model::{self, ChildKind, Element, Entry, Sitemap};
+use crate::pipeline::model::{self, Element, Entry, Sitemap};
 use crate::pipeline::source::on_one_line;
 use crate::rule::{Context, Rule, RuleMeta};
+use crate::rules::extension::{element_text, has_extension, trim};
 use crate::values::uri::{self, ProblemKind};
 
 declare_rule! {
@@ -87,16 +87,6 @@ fn what(decl: &'static ElementDecl) -> Option<&'static str> {
         .map(|(_, w)| *w)
 }
 
-/// Whether `entry` has an element of the image or video namespace.
-pub(crate) fn has_extension(entry: &Entry<'_>, namespaces: &[&str]) -> bool {
-    entry.children.iter().any(|c| {
-        c.kind == ChildKind::Foreign
-            && c.element
-                .namespace()
-                .is_some_and(|ns| namespaces.contains(&ns))
-    })
-}
-
 impl Rule for Check {
     fn meta(&self) -> &'static RuleMeta {
         &META
@@ -166,31 +156,6 @@ impl Rule for Check {
             report(&name, problems, spans, cx);
         });
     }
-}
-
-/// The decoded text of an element holding text only (`""` when empty), without allocating;
-/// `None` when it holds child elements, or comments or processing instructions between pieces
-/// of text (which a built `Value` joins).
-pub(crate) fn simple_text<'a>(el: &Element<'a>) -> Option<&'a str> {
-    let mut children = el.node.children();
-    match (children.next(), children.next()) {
-        (None, _) => Some(""),
-        (Some(t), None) if t.is_text() => t.text(),
-        _ => None,
-    }
-}
-
-/// The decoded text of an element holding text only: borrowed from the source when it can be
-/// (see [`simple_text`]), otherwise joined by building its `Value`; `None` when it holds child
-/// elements.
-pub(crate) fn element_text<'a>(source: &'a str, el: &Element<'a>) -> Option<Cow<'a, str>> {
-    if let Some(t) = simple_text(el) {
-        return Some(Cow::Borrowed(t));
-    }
-    if el.node.children().any(|n| n.is_element()) {
-        return None;
-    }
-    Some(model::build_value(el.clone(), el.base(), source).text)
 }
 
 /// Whether `xsd:anyURI` itself rejects `text` (then `extension-value` reports it).
@@ -310,13 +275,4 @@ fn report(name: &str, problems: Vec<uri::Problem>, spans: Vec<Range<usize>>, cx:
     for (_, d) in out {
         cx.report(d);
     }
-}
-
-/// `text` without surrounding XML whitespace, and where it starts.
-pub(crate) fn trim(text: &str) -> (usize, &str) {
-    let t = text.trim_start_matches(model::is_xml_space);
-    (
-        text.len() - t.len(),
-        t.trim_end_matches(model::is_xml_space),
-    )
 }

@@ -5,7 +5,7 @@ use crate::diagnostic::Diagnostic;
 use crate::extensions as ext;
 use crate::pipeline::model::{self, Element, Entry, Sitemap};
 use crate::rule::{Context, Rule, RuleMeta};
-use crate::rules::extension::extension_url::has_extension;
+use crate::rules::extension::has_extension;
 use crate::values::datetime::{self, Precision};
 
 declare_rule! {

@@ -4,9 +4,7 @@ use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
 use crate::pipeline::model::{Child, ChildKind, Element, Entry, Sitemap};
 use crate::rule::{Collector, Context, Rule, RuleMeta};
-use crate::rules::extension::extension_namespace::{
-    classify, declaration_of, NamespaceClass, KNOWN,
-};
+use crate::rules::extension::{classify, declaration_of, NamespaceClass, KNOWN};
 
 declare_rule! {
     /// ## What it does

@@ -7,7 +7,7 @@ use crate::diagnostic::Diagnostic;
 use crate::extensions::{self as ext, SimpleType, Target};
 use crate::pipeline::model::{self, Element, Entry, Sitemap, Value};
 use crate::rule::{Context, Rule, RuleMeta};
-use crate::rules::extension::extension_url::{has_extension, simple_text, trim};
+use crate::rules::extension::{has_extension, simple_text, trim};
 use crate::values::uri;
 
 declare_rule! {

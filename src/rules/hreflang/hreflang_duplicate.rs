@@ -4,9 +4,10 @@ use std::ops::Range;
 
 use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
-use crate::hreflang::{self, Link};
+use crate::pipeline::model::links::{self, Link};
 use crate::pipeline::model::{Entry, Sitemap};
 use crate::rule::{Context, Rule, RuleMeta};
+use crate::values::language;
 
 declare_rule! {
     /// ## What it does
@@ -80,13 +81,13 @@ impl Rule for Check {
     }
 
     fn check_entry(&self, _sitemap: &Sitemap<'_>, entry: &Entry<'_>, cx: &mut Context<'_>) {
-        if !hreflang::has_links(entry) {
+        if !links::has_links(entry) {
             return;
         }
         let mut small: [Item<'_, '_>; SMALL] = Default::default();
         let mut n = 0;
         let mut large: Vec<Item<'_, '_>> = Vec::new();
-        for link in hreflang::links(entry) {
+        for link in links::links(entry) {
             let Some(code) = &link.hreflang() else {
                 continue;
             };
@@ -143,7 +144,7 @@ impl Rule for Check {
 }
 
 fn same(a: &Item<'_, '_>, b: &Item<'_, '_>) -> bool {
-    hreflang::same(a.0, b.0)
+    language::same(a.0, b.0)
 }
 
 fn cmp_code(a: &str, b: &str) -> std::cmp::Ordering {
@@ -190,8 +191,8 @@ fn report(first: &Item<'_, '_>, dup: &Item<'_, '_>, earlier: usize, cx: &mut Con
             "keep one alternate for this code (`{}` or `{}`)",
             first_href, dup_href
         );
-        let help = match hreflang::parse(code) {
-            Ok(hreflang::Hreflang::Tag {
+        let help = match language::parse(code) {
+            Ok(language::Hreflang::Tag {
                 language,
                 script: None,
                 region: None,

@@ -2,7 +2,7 @@
 
 use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
-use crate::hreflang;
+use crate::pipeline::model::links;
 use crate::pipeline::model::{Entry, Sitemap};
 use crate::pipeline::source::on_one_line;
 use crate::rule::{Context, Rule, RuleMeta};
@@ -72,7 +72,7 @@ impl Rule for Check {
     }
 
     fn check_entry(&self, sitemap: &Sitemap<'_>, entry: &Entry<'_>, cx: &mut Context<'_>) {
-        if !hreflang::has_links(entry) {
+        if !links::has_links(entry) {
             return;
         }
         let source = sitemap.source;
@@ -87,7 +87,7 @@ impl Rule for Check {
         };
         let mut clean = [""; CLEAN_REMEMBERED];
         let mut remembered = 0;
-        for link in hreflang::links(entry) {
+        for link in links::links(entry) {
             let name = link.element.qualified_name(source);
             let Some(href) = &link.href() else {
                 cx.report(
@@ -136,7 +136,7 @@ impl Rule for Check {
                 );
                 continue;
             }
-            if hreflang::is_app_link(value) {
+            if links::is_app_link(value) {
                 let end = value.find(':').unwrap_or(0);
                 cx.report(
                     Diagnostic::new(

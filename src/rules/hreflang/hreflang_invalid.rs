@@ -2,9 +2,10 @@
 
 use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
-use crate::hreflang;
+use crate::pipeline::model::links;
 use crate::pipeline::model::{Entry, Sitemap};
 use crate::rule::{Context, Rule, RuleMeta};
+use crate::values::language;
 
 declare_rule! {
     /// ## What it does
@@ -76,17 +77,17 @@ impl Rule for Check {
     }
 
     fn check_entry(&self, sitemap: &Sitemap<'_>, entry: &Entry<'_>, cx: &mut Context<'_>) {
-        if !hreflang::has_links(entry) {
+        if !links::has_links(entry) {
             return;
         }
         let source = sitemap.source;
-        for link in hreflang::links(entry) {
+        for link in links::links(entry) {
             let name = link.element.qualified_name(source);
             let Some(attr) = &link.hreflang() else {
                 // A separate mobile URL (`media`) has no language; an app link is reported by
                 // `hreflang-href-invalid`, and a link that is not an alternate (`amphtml`) by
                 // `hreflang-rel`.
-                let app = link.href().is_some_and(|h| hreflang::is_app_link(h.value));
+                let app = link.href().is_some_and(|h| links::is_app_link(h.value));
                 let other_rel = link
                     .rel()
                     .is_some_and(|r| !r.value.trim().eq_ignore_ascii_case("alternate"));
@@ -105,7 +106,7 @@ impl Rule for Check {
                 }
                 continue;
             };
-            let Err(problem) = hreflang::parse(attr.value) else {
+            let Err(problem) = language::parse(attr.value) else {
                 continue;
             };
             let span = if attr.value.is_empty() {

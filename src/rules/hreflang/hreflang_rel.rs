@@ -2,7 +2,7 @@
 
 use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
-use crate::hreflang;
+use crate::pipeline::model::links;
 use crate::pipeline::model::{Entry, Sitemap};
 use crate::rule::{Context, Rule, RuleMeta};
 
@@ -65,11 +65,11 @@ impl Rule for Check {
     }
 
     fn check_entry(&self, sitemap: &Sitemap<'_>, entry: &Entry<'_>, cx: &mut Context<'_>) {
-        if !hreflang::has_links(entry) {
+        if !links::has_links(entry) {
             return;
         }
         let source = sitemap.source;
-        for link in hreflang::links(entry) {
+        for link in links::links(entry) {
             let name = link.element.qualified_name(source);
             match &link.rel() {
                 None => cx.report(

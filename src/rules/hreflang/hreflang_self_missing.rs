@@ -2,7 +2,7 @@
 
 use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
-use crate::hreflang;
+use crate::pipeline::model::links;
 use crate::pipeline::model::{Entry, Sitemap};
 use crate::rule::{Context, Rule, RuleMeta};
 
@@ -69,7 +69,7 @@ impl Rule for Check {
     }
 
     fn check_entry(&self, sitemap: &Sitemap<'_>, entry: &Entry<'_>, cx: &mut Context<'_>) {
-        if !hreflang::has_links(entry) {
+        if !links::has_links(entry) {
             return;
         }
         let source = sitemap.source;
@@ -79,7 +79,7 @@ impl Rule for Check {
             return;
         }
         let mut any = false;
-        for link in hreflang::links(entry) {
+        for link in links::links(entry) {
             if link.hreflang().is_none() {
                 continue;
             }
@@ -91,7 +91,7 @@ impl Rule for Check {
         if !any {
             return;
         }
-        let near = hreflang::links(entry).find_map(|link| {
+        let near = links::links(entry).find_map(|link| {
             let href = link.href()?;
             let why = near_miss(own, href.value.trim())?;
             Some((href, why))

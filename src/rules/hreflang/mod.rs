@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::ops::Range;
 
-use crate::hreflang;
+use crate::pipeline::model::links;
 use crate::pipeline::model::{detach, Entry, EntryKind, Sitemap, MAX_ENTRIES};
 use crate::rule::{Collector, Context, RuleMeta};
 
@@ -228,7 +228,7 @@ impl<'a> Graph<'a> {
             NO_PAGE
         };
         let start = self.links.len();
-        for link in hreflang::links(entry) {
+        for link in links::links(entry) {
             let (Some(lang), Some(href)) = (link.hreflang(), link.href()) else {
                 continue;
             };

@@ -2,7 +2,7 @@
 
 use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
-use crate::hreflang;
+use crate::pipeline::model::links;
 use crate::pipeline::model::{is_xml_space, Entry, Field, Sitemap};
 use crate::pipeline::url_key::UrlParts;
 use crate::rule::{Context, Rule, RuleMeta};
@@ -82,10 +82,10 @@ impl Rule for Check {
                 }
             }
         }
-        if !hreflang::has_links(entry) {
+        if !links::has_links(entry) {
             return;
         }
-        for link in hreflang::links(entry) {
+        for link in links::links(entry) {
             let Some(href) = link.href() else { continue };
             let value = href.value.trim_matches(is_xml_space);
             let lead = href.value.len() - href.value.trim_start_matches(is_xml_space).len();

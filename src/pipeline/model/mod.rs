@@ -1,10 +1,11 @@
 //! The typed, spanned, lenient sitemap model built from the XML tree; it records what it saw and judges nothing.
 
+pub mod links;
+
 use std::borrow::Cow;
 use std::cell::OnceCell;
 use std::ops::Range;
 
-use crate::hreflang::{self, LinkAttributes};
 use crate::pipeline::url_key::UrlKey;
 use crate::{values::datetime, values::uri};
 
@@ -478,12 +479,9 @@ pub struct Entry<'a> {
     /// Whether the entry element is in the root's namespace (`<url xmlns="">` is not, but is still
     /// an entry; the `namespace` rule reports it).
     pub namespace_ok: bool,
-    /// The problems of the entry's Google extension elements, all classes, found by one walk on
-    /// first use and shared by the extension rules (see [`crate::extensions::check_entry`]).
-    pub extension_problems: OnceCell<Box<[crate::extensions::Problem]>>,
     /// The `<xhtml:link>` children (their index in `children`) with their attributes, read once
-    /// for all the hreflang rules (see [`crate::hreflang::links`]).
-    links: OnceCell<Box<[(usize, LinkAttributes)]>>,
+    /// for all the hreflang rules (see [`links::links`]).
+    links: OnceCell<Box<[(usize, links::LinkAttributes)]>>,
     /// Boxes of the values of the entry this one was refilled from, for reuse.
     #[allow(clippy::vec_box)] // the boxes are what is kept: children hold boxed values
     spare_values: Vec<Box<Value<'a>>>,
@@ -508,7 +506,7 @@ impl<'a> Entry<'a> {
 
     /// The `<xhtml:link>` children of a `<url>` (their index in `children`) with their
     /// attributes; none for a `<sitemap>`.
-    pub fn links(&self) -> &[(usize, LinkAttributes)] {
+    pub fn links(&self) -> &[(usize, links::LinkAttributes)] {
         self.links.get_or_init(|| {
             if self.kind != EntryKind::Url {
                 return Box::default();
@@ -516,8 +514,8 @@ impl<'a> Entry<'a> {
             self.children
                 .iter()
                 .enumerate()
-                .filter(|(_, c)| hreflang::is_link(c))
-                .map(|(i, c)| (i, LinkAttributes::of(&c.element)))
+                .filter(|(_, c)| links::is_link(c))
+                .map(|(i, c)| (i, links::LinkAttributes::of(&c.element)))
                 .collect()
         })
     }
@@ -806,7 +804,6 @@ impl<'a> Entry<'a> {
             element,
             children: Vec::new(),
             stray_text: Vec::new(),
-            extension_problems: OnceCell::new(),
             links: OnceCell::new(),
             spare_values: Vec::new(),
         }
@@ -822,7 +819,6 @@ impl<'a> Entry<'a> {
         let spare = &mut self.spare_values;
         spare.extend(self.children.drain(..).filter_map(|c| c.value));
         self.stray_text.clear();
-        self.extension_problems = OnceCell::new();
         self.links = OnceCell::new();
         for node in node.children() {
             match node.node_type() {
