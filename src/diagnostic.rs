@@ -139,45 +139,6 @@ impl RuleMeta {
     }
 }
 
-/// Declares a rule's metadata; its `///` lines become the docs printed by `sitemap-lint explain`.
-///
-/// ```ignore
-/// declare_rule! {
-///     /// ## What it does
-///     /// ...
-///     pub static META = {
-///         name: "changefreq-invalid",
-///         category: Value,
-///         severity: Error,
-///         summary: "`<changefreq>` is not one of the seven allowed values",
-///     }
-/// }
-/// ```
-#[macro_export]
-macro_rules! declare_rule {
-    (
-        $(#[doc = $doc:literal])*
-        $vis:vis static $ident:ident = {
-            name: $name:literal,
-            category: $cat:ident,
-            severity: $sev:ident,
-            $(opt_in: $opt_in:literal,)?
-            summary: $summary:literal $(,)?
-        }
-    ) => {
-        $(#[doc = $doc])*
-        $vis static $ident: $crate::diagnostic::RuleMeta = $crate::diagnostic::RuleMeta {
-            name: $name,
-            category: $crate::diagnostic::Category::$cat,
-            default_severity: $crate::diagnostic::Severity::$sev,
-            opt_in: false $(|| $opt_in)?,
-            summary: $summary,
-            raw_docs: concat!($($doc, "\n"),*),
-            source: concat!(file!(), ":", line!()),
-        };
-    };
-}
-
 /// Labels one finding shows at most, its primary one included; [`Diagnostic::with_secondary`]
 /// counts the rest in a note, so that a value with millions of problems makes a readable finding
 /// in bounded memory.

@@ -124,6 +124,62 @@ impl<'a> Context<'a> {
     }
 }
 
+/// Declares a rule: its metadata (a `static` [`RuleMeta`]), whose `///` lines become the docs
+/// printed by `sitemap-lint explain` and docs/rules.md, and the rule's type `Check`, whose
+/// [`Declared::meta`] returns it. The rule file then implements [`Rule`] for `Check` with the
+/// checks it makes.
+///
+/// ```ignore
+/// declare_rule! {
+///     /// ## What it does
+///     /// ...
+///     pub static META = {
+///         name: "changefreq-invalid",
+///         category: Value,
+///         severity: Error,
+///         summary: "`<changefreq>` is not one of the seven allowed values",
+///     }
+/// }
+/// ```
+#[macro_export]
+macro_rules! declare_rule {
+    (
+        $(#[doc = $doc:literal])*
+        $vis:vis static $ident:ident = {
+            name: $name:literal,
+            category: $cat:ident,
+            severity: $sev:ident,
+            $(opt_in: $opt_in:literal,)?
+            summary: $summary:literal $(,)?
+        }
+    ) => {
+        $(#[doc = $doc])*
+        $vis static $ident: $crate::diagnostic::RuleMeta = $crate::diagnostic::RuleMeta {
+            name: $name,
+            category: $crate::diagnostic::Category::$cat,
+            default_severity: $crate::diagnostic::Severity::$sev,
+            opt_in: false $(|| $opt_in)?,
+            summary: $summary,
+            raw_docs: concat!($($doc, "\n"),*),
+            source: concat!(file!(), ":", line!()),
+        };
+
+        /// The rule's check; its metadata and docs are the `static` beside it.
+        pub struct Check;
+
+        impl $crate::rule::Declared for Check {
+            fn meta(&self) -> &'static $crate::diagnostic::RuleMeta {
+                &$ident
+            }
+        }
+    };
+}
+
+/// What [`declare_rule!`] gives a rule: its metadata.
+pub trait Declared {
+    fn meta(&self) -> &'static RuleMeta;
+}
+
 /// A check over the sitemap model. Hooks default to doing nothing, so a rule writes only the ones it
 /// needs; rules that belong to the input pipeline (gzip, encoding, XML) implement only `meta`.
 ///
@@ -131,9 +187,7 @@ impl<'a> Context<'a> {
 /// for a large file), every [`Collector`] sees the entries and the root's other children in
 /// document order, then `check_sitemap` for every rule (with the whole [`Sitemap`]: entry count,
 /// the root's other children and stray text) and every collector's `finish`.
-pub trait Rule: Sync {
-    fn meta(&self) -> &'static RuleMeta;
-
+pub trait Rule: Declared + Sync {
     /// Once per file, after the entries.
     fn check_sitemap(&self, _sitemap: &Sitemap<'_>, _cx: &mut Context<'_>) {}
 

@@ -4,7 +4,7 @@ use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
 use crate::extensions::{self as ext, ElementDecl};
 use crate::pipeline::model::{Entry, Sitemap};
-use crate::rule::{Context, Rule, RuleMeta};
+use crate::rule::{Context, Rule};
 use crate::rules::extension::has_extension;
 
 declare_rule! {
@@ -66,8 +66,6 @@ declare_rule! {
     }
 }
 
-pub struct Check;
-
 /// The help for a deprecated element.
 fn help(decl: &'static ElementDecl, year: &str) -> String {
     if std::ptr::eq(decl, &ext::VIDEO_TVSHOW) {
@@ -85,10 +83,6 @@ fn help(decl: &'static ElementDecl, year: &str) -> String {
 }
 
 impl Rule for Check {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-
     fn entry_needs_foreign_children(&self) -> bool {
         true
     }

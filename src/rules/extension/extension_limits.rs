@@ -6,7 +6,7 @@ use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
 use crate::extensions as ext;
 use crate::pipeline::model::{ChildKind, Element, Entry, Sitemap};
-use crate::rule::{Collector, Context, Rule, RuleMeta};
+use crate::rule::{Collector, Context, Rule};
 use crate::values::text::group;
 
 declare_rule! {
@@ -68,18 +68,12 @@ declare_rule! {
 /// The most `<image:image>` per `<url>` and `<news:news>` per sitemap Google reads.
 pub const MAX_ITEMS: usize = 1_000;
 
-pub struct Check;
-
 /// Whether `el` is the top-level element `local` of the extension in `namespace`.
 fn is(el: &Element<'_>, namespace: &str, local: &str) -> bool {
     el.namespace() == Some(namespace) && el.local_name() == local
 }
 
 impl Rule for Check {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-
     fn entry_needs_foreign_children(&self) -> bool {
         true
     }

@@ -4,7 +4,7 @@ use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
 use crate::extensions::{self as ext, Pattern};
 use crate::pipeline::model::{self, Element, Entry, Sitemap};
-use crate::rule::{Context, Rule, RuleMeta};
+use crate::rule::{Context, Rule};
 use crate::rules::extension::{element_text, has_extension};
 use crate::values::iso_codes;
 
@@ -77,13 +77,7 @@ declare_rule! {
     }
 }
 
-pub struct Check;
-
 impl Rule for Check {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-
     fn entry_needs_foreign_children(&self) -> bool {
         true
     }

@@ -7,7 +7,7 @@ use crate::diagnostic::Diagnostic;
 use crate::extensions::{self as ext, ElementDecl, SimpleType, Target};
 use crate::pipeline::model::{self, Element, Entry, Sitemap};
 use crate::pipeline::source::on_one_line;
-use crate::rule::{Context, Rule, RuleMeta};
+use crate::rule::{Context, Rule};
 use crate::rules::extension::{element_text, has_extension, trim};
 use crate::values::uri::{self, ProblemKind};
 
@@ -69,8 +69,6 @@ declare_rule! {
     }
 }
 
-pub struct Check;
-
 /// What each URL element points at, for the help of an empty value.
 fn what(decl: &'static ElementDecl) -> Option<&'static str> {
     let table: [(&'static ElementDecl, &'static str); 6] = [
@@ -88,10 +86,6 @@ fn what(decl: &'static ElementDecl) -> Option<&'static str> {
 }
 
 impl Rule for Check {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-
     fn entry_needs_foreign_children(&self) -> bool {
         true
     }

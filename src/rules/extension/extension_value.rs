@@ -3,7 +3,7 @@
 use crate::declare_rule;
 use crate::extensions::{self, Class};
 use crate::pipeline::model::{Entry, Sitemap};
-use crate::rule::{Context, Rule, RuleMeta};
+use crate::rule::{Context, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -93,13 +93,7 @@ declare_rule! {
     }
 }
 
-pub struct Check;
-
 impl Rule for Check {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-
     fn entry_needs_foreign_children(&self) -> bool {
         true
     }

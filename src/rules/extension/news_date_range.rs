@@ -4,7 +4,7 @@ use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
 use crate::extensions as ext;
 use crate::pipeline::model::{self, Element, Entry, Sitemap};
-use crate::rule::{Context, Rule, RuleMeta};
+use crate::rule::{Context, Rule};
 use crate::rules::extension::has_extension;
 use crate::values::datetime::{self, Precision};
 
@@ -67,8 +67,6 @@ declare_rule! {
     }
 }
 
-pub struct Check;
-
 /// Two days, in seconds: how old a news article may be.
 const MAX_AGE: i64 = 2 * 86_400;
 /// How far in the future a date may be (clock skew).
@@ -78,10 +76,6 @@ const EAST: i64 = 14 * 3_600;
 const WEST: i64 = 12 * 3_600;
 
 impl Rule for Check {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-
     fn entry_needs_foreign_children(&self) -> bool {
         true
     }

@@ -3,7 +3,7 @@
 use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
 use crate::pipeline::model::{Child, ChildKind, Element, Entry, Sitemap};
-use crate::rule::{Collector, Context, Rule, RuleMeta};
+use crate::rule::{Collector, Context, Rule};
 use crate::rules::extension::{classify, declaration_of, NamespaceClass, KNOWN};
 
 declare_rule! {
@@ -74,13 +74,7 @@ const NAMED: &[(&str, &str)] = &[
     ),
 ];
 
-pub struct Check;
-
 impl Rule for Check {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-
     fn collector<'a>(&self, _sitemap: &Sitemap<'a>) -> Option<Box<dyn Collector<'a> + Send + 'a>> {
         Some(Box::new(Namespaces::default()))
     }

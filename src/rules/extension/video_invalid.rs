@@ -6,7 +6,7 @@ use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
 use crate::extensions::{self as ext, SimpleType, Target};
 use crate::pipeline::model::{self, Element, Entry, Sitemap, Value};
-use crate::rule::{Context, Rule, RuleMeta};
+use crate::rule::{Context, Rule};
 use crate::rules::extension::{has_extension, simple_text, trim};
 use crate::values::uri;
 
@@ -81,8 +81,6 @@ declare_rule! {
     }
 }
 
-pub struct Check;
-
 /// The `<video:video>` being read and what it has.
 struct Video<'a> {
     el: Element<'a>,
@@ -90,10 +88,6 @@ struct Video<'a> {
 }
 
 impl Rule for Check {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-
     fn entry_needs_foreign_children(&self) -> bool {
         true
     }

@@ -6,7 +6,7 @@ use std::hash::Hasher;
 use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
 use crate::pipeline::model::Sitemap;
-use crate::rule::{Collector, Context, Rule, RuleMeta, MAX_REPORTS_PER_RULE};
+use crate::rule::{Collector, Context, Rule, MAX_REPORTS_PER_RULE};
 use crate::rules::hreflang::{graph_collector, Alt, FastHasher, Graph, Index, X_DEFAULT};
 
 declare_rule! {
@@ -79,13 +79,7 @@ declare_rule! {
     }
 }
 
-pub struct Check;
-
 impl Rule for Check {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-
     fn collector<'a>(&self, _sitemap: &Sitemap<'a>) -> Option<Box<dyn Collector<'a> + Send + 'a>> {
         Some(graph_collector(&META))
     }

@@ -6,7 +6,7 @@ use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
 use crate::pipeline::model::links::{self, Link};
 use crate::pipeline::model::{Entry, Sitemap};
-use crate::rule::{Context, Rule, RuleMeta};
+use crate::rule::{Context, Rule};
 use crate::values::language;
 
 declare_rule! {
@@ -62,8 +62,6 @@ declare_rule! {
     }
 }
 
-pub struct Check;
-
 /// Links compared pairwise without allocating; more are sorted in a vector.
 const SMALL: usize = 32;
 
@@ -72,10 +70,6 @@ const SMALL: usize = 32;
 type Item<'e, 'a> = (&'a str, Range<usize>, Option<Link<'e, 'a>>);
 
 impl Rule for Check {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-
     fn entry_needs_foreign_children(&self) -> bool {
         true
     }

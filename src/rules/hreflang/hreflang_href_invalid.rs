@@ -5,7 +5,7 @@ use crate::diagnostic::Diagnostic;
 use crate::pipeline::model::links;
 use crate::pipeline::model::{Entry, Sitemap};
 use crate::pipeline::source::on_one_line;
-use crate::rule::{Context, Rule, RuleMeta};
+use crate::rule::{Context, Rule};
 use crate::values::uri::{self, ProblemKind};
 
 declare_rule! {
@@ -57,16 +57,10 @@ declare_rule! {
     }
 }
 
-pub struct Check;
-
 /// Clean `href` values of one entry remembered, at most.
 const CLEAN_REMEMBERED: usize = 8;
 
 impl Rule for Check {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-
     fn entry_needs_foreign_children(&self) -> bool {
         true
     }

@@ -3,7 +3,7 @@
 use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
 use crate::pipeline::model::Sitemap;
-use crate::rule::{Collector, Context, Rule, RuleMeta, MAX_REPORTS_PER_RULE};
+use crate::rule::{Collector, Context, Rule, MAX_REPORTS_PER_RULE};
 use crate::rules::hreflang::{graph_collector, Graph, Index};
 
 declare_rule! {
@@ -67,13 +67,7 @@ declare_rule! {
     }
 }
 
-pub struct Check;
-
 impl Rule for Check {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-
     fn collector<'a>(&self, _sitemap: &Sitemap<'a>) -> Option<Box<dyn Collector<'a> + Send + 'a>> {
         Some(graph_collector(&META))
     }

@@ -1,7 +1,7 @@
 //! Rule `gzip-extension-mismatch`: a file named `.gz` that is not gzip-compressed (reported by the input stage).
 
 use crate::declare_rule;
-use crate::rule::{Rule, RuleMeta};
+use crate::rule::Rule;
 
 declare_rule! {
     /// ## What it does
@@ -30,10 +30,4 @@ declare_rule! {
     }
 }
 
-pub struct Check;
-
-impl Rule for Check {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-}
+impl Rule for Check {}

@@ -1,7 +1,7 @@
 //! Rule `gzip-invalid`: a gzip file that is truncated, corrupt, or followed by garbage (reported by the input stage).
 
 use crate::declare_rule;
-use crate::rule::{Rule, RuleMeta};
+use crate::rule::Rule;
 
 declare_rule! {
     /// ## What it does
@@ -34,10 +34,4 @@ declare_rule! {
     }
 }
 
-pub struct Check;
-
-impl Rule for Check {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-}
+impl Rule for Check {}

@@ -1,7 +1,7 @@
 //! Rule `internal-error`: the checker itself failed on this file (a bug; reported instead of crashing).
 
 use crate::declare_rule;
-use crate::rule::{Rule, RuleMeta};
+use crate::rule::Rule;
 
 declare_rule! {
     /// ## What it does
@@ -27,10 +27,4 @@ declare_rule! {
     }
 }
 
-pub struct Check;
-
-impl Rule for Check {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-}
+impl Rule for Check {}

@@ -1,7 +1,7 @@
 //! Rule `xml-declaration`: a malformed or misplaced XML declaration, or a wrong `version`/`standalone` (reported by the prolog stage).
 
 use crate::declare_rule;
-use crate::rule::{Rule, RuleMeta};
+use crate::rule::Rule;
 
 declare_rule! {
     /// ## What it does
@@ -42,10 +42,4 @@ declare_rule! {
     }
 }
 
-pub struct Check;
-
-impl Rule for Check {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-}
+impl Rule for Check {}

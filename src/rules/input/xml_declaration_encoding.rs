@@ -1,7 +1,7 @@
 //! Rule `xml-declaration-encoding`: the XML declaration names an encoding other than UTF-8 (reported by the prolog stage).
 
 use crate::declare_rule;
-use crate::rule::{Rule, RuleMeta};
+use crate::rule::Rule;
 
 declare_rule! {
     /// ## What it does
@@ -40,10 +40,4 @@ declare_rule! {
     }
 }
 
-pub struct Check;
-
-impl Rule for Check {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-}
+impl Rule for Check {}

@@ -1,7 +1,7 @@
 //! Rule `xml-syntax`: the file is not well-formed XML (reported by the parsing stage, one diagnostic per error).
 
 use crate::declare_rule;
-use crate::rule::{Rule, RuleMeta};
+use crate::rule::Rule;
 
 declare_rule! {
     /// ## What it does
@@ -51,10 +51,4 @@ declare_rule! {
     }
 }
 
-pub struct Check;
-
-impl Rule for Check {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-}
+impl Rule for Check {}

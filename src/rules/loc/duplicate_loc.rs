@@ -6,7 +6,7 @@ use std::ops::Range;
 use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
 use crate::pipeline::model::{Entry, Kind, Sitemap};
-use crate::rule::{Collector, Context, Rule, RuleMeta, MAX_REPORTS_PER_RULE};
+use crate::rule::{Collector, Context, Rule, MAX_REPORTS_PER_RULE};
 
 declare_rule! {
     /// ## What it does
@@ -53,13 +53,7 @@ declare_rule! {
     }
 }
 
-pub struct Check;
-
 impl Rule for Check {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-
     fn collector<'a>(&self, sitemap: &Sitemap<'a>) -> Option<Box<dyn Collector<'a> + Send + 'a>> {
         (sitemap.kind != Kind::Other)
             .then(|| Box::new(Seen { locs: Vec::new() }) as Box<dyn Collector<'a> + Send + 'a>)

@@ -7,7 +7,7 @@ use crate::diagnostic::Diagnostic;
 use crate::pipeline::model::{Entry, Kind, Sitemap};
 use crate::pipeline::source::starts_with_ignore_ascii_case;
 use crate::pipeline::url_key::UrlParts;
-use crate::rule::{Collector, Context, Rule, RuleMeta};
+use crate::rule::{Collector, Context, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -60,13 +60,7 @@ declare_rule! {
     }
 }
 
-pub struct Check;
-
 impl Rule for Check {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-
     fn collector<'a>(&self, sitemap: &Sitemap<'a>) -> Option<Box<dyn Collector<'a> + Send + 'a>> {
         if sitemap.kind == Kind::Other {
             return None;

@@ -5,7 +5,7 @@ use crate::diagnostic::Diagnostic;
 use crate::pipeline::model::links;
 use crate::pipeline::model::{is_xml_space, Entry, Field, Sitemap};
 use crate::pipeline::url_key::UrlParts;
-use crate::rule::{Context, Rule, RuleMeta};
+use crate::rule::{Context, Rule};
 use crate::values::host::private_host;
 
 declare_rule! {
@@ -54,13 +54,7 @@ declare_rule! {
     }
 }
 
-pub struct Check;
-
 impl Rule for Check {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-
     fn check_entry(&self, sitemap: &Sitemap<'_>, entry: &Entry<'_>, cx: &mut Context<'_>) {
         let source = sitemap.source;
         // A malformed URL is `loc-invalid`'s (its host may be no host at all).

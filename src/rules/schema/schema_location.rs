@@ -3,7 +3,7 @@
 use crate::declare_rule;
 use crate::diagnostic::{Diagnostic, Edit, Fix};
 use crate::pipeline::model::{Sitemap, SITEMAP_NS, XSI_NS};
-use crate::rule::{Collector, Context, Rule, RuleMeta};
+use crate::rule::{Collector, Context, Rule};
 
 use super::{
     location_miss, namespace_miss, official, shown, unexpected_attribute_on, Header,
@@ -89,8 +89,6 @@ declare_rule! {
         summary: "`xsi:schemaLocation` is not namespace/location pairs, or names the wrong schema",
     }
 }
-
-pub struct Check;
 
 fn check_pair(
     sitemap: &Sitemap<'_>,
@@ -317,10 +315,6 @@ fn report(sitemap: &Sitemap<'_>, headers: &[Header<'_>], usage: &Usage<'_>, cx: 
 }
 
 impl Rule for Check {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-
     fn collector<'a>(&self, sitemap: &Sitemap<'a>) -> Option<Box<dyn Collector<'a> + Send + 'a>> {
         HeaderCollector::boxed(sitemap, report)
     }

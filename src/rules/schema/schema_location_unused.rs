@@ -3,7 +3,7 @@
 use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
 use crate::pipeline::model::Sitemap;
-use crate::rule::{Collector, Context, Rule, RuleMeta};
+use crate::rule::{Collector, Context, Rule};
 
 use super::{namespace_miss, schema_location_on, shown, Header, HeaderCollector, Usage};
 
@@ -56,8 +56,6 @@ declare_rule! {
     }
 }
 
-pub struct Check;
-
 fn report(_sitemap: &Sitemap<'_>, headers: &[Header<'_>], usage: &Usage<'_>, cx: &mut Context<'_>) {
     let misspelled_reported = schema_location_on(cx.settings);
     let mut reported: Vec<&str> = Vec::new();
@@ -88,10 +86,6 @@ fn report(_sitemap: &Sitemap<'_>, headers: &[Header<'_>], usage: &Usage<'_>, cx:
 }
 
 impl Rule for Check {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-
     fn collector<'a>(&self, sitemap: &Sitemap<'a>) -> Option<Box<dyn Collector<'a> + Send + 'a>> {
         HeaderCollector::boxed(sitemap, report)
     }

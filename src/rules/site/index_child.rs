@@ -6,7 +6,7 @@ use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
 use crate::pipeline::model::{Entry, Kind, Sitemap};
 use crate::pipeline::url_key::fingerprint;
-use crate::rule::{Context, Rule, RuleMeta};
+use crate::rule::{Context, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -53,13 +53,7 @@ declare_rule! {
     }
 }
 
-pub struct Check;
-
 impl Rule for Check {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-
     fn check_entry(&self, sitemap: &Sitemap<'_>, entry: &Entry<'_>, cx: &mut Context<'_>) {
         if sitemap.kind != Kind::Index {
             return;

@@ -5,7 +5,7 @@ use std::ops::Range;
 use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
 use crate::pipeline::model::{Child, ChildKind, Entry, EntryKind, Field, Sitemap};
-use crate::rule::{Context, Rule, RuleMeta};
+use crate::rule::{Context, Rule};
 use crate::rules::structure::{allowed_children, segments};
 
 declare_rule! {
@@ -56,8 +56,6 @@ declare_rule! {
         summary: "entry children out of order (loc, lastmod, changefreq, priority, then extensions)",
     }
 }
-
-pub struct Check;
 
 /// Position in the required order: the four fields, then extension elements.
 fn rank(child: &Child<'_>) -> usize {
@@ -128,10 +126,6 @@ fn kept(ranks: &[usize]) -> Vec<bool> {
 }
 
 impl Rule for Check {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-
     fn check_entry(&self, sitemap: &Sitemap<'_>, entry: &Entry<'_>, cx: &mut Context<'_>) {
         if in_order(entry) {
             return;

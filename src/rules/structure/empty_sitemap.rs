@@ -3,7 +3,7 @@
 use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
 use crate::pipeline::model::{ChildKind, Kind, Sitemap};
-use crate::rule::{Context, Rule, RuleMeta};
+use crate::rule::{Context, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -45,13 +45,7 @@ declare_rule! {
     }
 }
 
-pub struct Check;
-
 impl Rule for Check {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-
     fn check_sitemap(&self, sitemap: &Sitemap<'_>, cx: &mut Context<'_>) {
         let entry = match sitemap.kind {
             Kind::UrlSet => "url",

@@ -5,7 +5,7 @@ use crate::diagnostic::Diagnostic;
 use std::ops::Range;
 
 use crate::pipeline::model::{Entry, EntryKind, Kind, Sitemap};
-use crate::rule::{Collector, Context, Rule, RuleMeta, MAX_REPORTS_PER_RULE};
+use crate::rule::{Collector, Context, Rule, MAX_REPORTS_PER_RULE};
 
 declare_rule! {
     /// ## What it does
@@ -44,13 +44,7 @@ declare_rule! {
     }
 }
 
-pub struct Check;
-
 impl Rule for Check {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-
     fn collector<'a>(&self, sitemap: &Sitemap<'a>) -> Option<Box<dyn Collector<'a> + Send + 'a>> {
         let expected = match sitemap.kind {
             Kind::UrlSet => EntryKind::Url,

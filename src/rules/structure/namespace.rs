@@ -7,7 +7,7 @@ use crate::diagnostic::Diagnostic;
 use crate::pipeline::model::{
     detach, Child, ChildKind, Element, Entry, Kind, RawAttribute, Sitemap, Tag,
 };
-use crate::rule::{Collector, Context, Rule, RuleMeta};
+use crate::rule::{Collector, Context, Rule};
 use crate::values::namespace::{diagnose, is_sitemap_like, SITEMAP_NS};
 
 declare_rule! {
@@ -54,8 +54,6 @@ declare_rule! {
     }
 }
 
-pub struct Check;
-
 /// The `xmlns` (or `xmlns:prefix`) attribute of `element` that declares the namespace of its name.
 fn declaration(element: &Element<'_>, source: &str) -> Option<RawAttribute> {
     let wanted = match element.prefix(source) {
@@ -73,10 +71,6 @@ fn describe(ns: Option<&str>) -> String {
 }
 
 impl Rule for Check {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-
     fn check_sitemap(&self, sitemap: &Sitemap<'_>, cx: &mut Context<'_>) {
         if sitemap.kind == Kind::Other {
             return;

@@ -6,7 +6,7 @@ use crate::values::text::group;
 use std::ops::Range;
 
 use crate::pipeline::model::{Entry, Kind, Sitemap, MAX_ENTRIES};
-use crate::rule::{Collector, Context, Rule, RuleMeta};
+use crate::rule::{Collector, Context, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -36,13 +36,7 @@ declare_rule! {
     }
 }
 
-pub struct Check;
-
 impl Rule for Check {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-
     fn collector<'a>(&self, _sitemap: &Sitemap<'a>) -> Option<Box<dyn Collector<'a> + Send + 'a>> {
         Some(Box::new(Count {
             seen: 0,

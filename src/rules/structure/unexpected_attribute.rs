@@ -5,7 +5,7 @@ use std::ops::Range;
 use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
 use crate::pipeline::model::{ChildKind, Element, Entry, Field, Kind, Sitemap};
-use crate::rule::{Context, Rule, RuleMeta};
+use crate::rule::{Context, Rule};
 use crate::values::namespace::{XML_NS, XSI_NS};
 
 declare_rule! {
@@ -47,8 +47,6 @@ declare_rule! {
         summary: "an attribute on a sitemap element",
     }
 }
-
-pub struct Check;
 
 /// Attributes of the XML Schema instance namespace, which are allowed when written correctly.
 const XSI_ATTRIBUTES: &[&str] = &["schemaLocation", "noNamespaceSchemaLocation", "type", "nil"];
@@ -137,10 +135,6 @@ fn prefix_declaration(
 }
 
 impl Rule for Check {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-
     fn check_sitemap(&self, sitemap: &Sitemap<'_>, cx: &mut Context<'_>) {
         if sitemap.kind != Kind::Other {
             check_element(sitemap, &sitemap.root, false, cx);

@@ -5,7 +5,7 @@ use crate::diagnostic::Diagnostic;
 use std::ops::Range;
 
 use crate::pipeline::model::{is_xml_space, Entry, Field, Kind, Sitemap};
-use crate::rule::{Context, Rule, RuleMeta};
+use crate::rule::{Context, Rule};
 use crate::rules::structure::looks_like_url;
 
 declare_rule! {
@@ -45,8 +45,6 @@ declare_rule! {
         summary: "text where only elements are allowed",
     }
 }
-
-pub struct Check;
 
 /// Where the text is: directly in the root or in an entry (with or without a `<loc>`).
 enum Parent<'p> {
@@ -114,10 +112,6 @@ fn report(
 }
 
 impl Rule for Check {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-
     fn check_sitemap(&self, sitemap: &Sitemap<'_>, cx: &mut Context<'_>) {
         if sitemap.kind == Kind::Other {
             return;

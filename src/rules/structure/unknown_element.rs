@@ -5,7 +5,7 @@ use crate::diagnostic::Diagnostic;
 use crate::pipeline::model::{
     is_plain_hreflang_link, Child, ChildKind, Entry, EntryKind, Field, Kind, Sitemap,
 };
-use crate::rule::{Context, Rule, RuleMeta};
+use crate::rule::{Context, Rule};
 use crate::rules::structure::{allowed_children, is_loc_lookalike, suggested_name};
 use crate::values::namespace::XHTML_NS;
 use crate::values::text;
@@ -54,8 +54,6 @@ declare_rule! {
     }
 }
 
-pub struct Check;
-
 fn backquoted(names: &[&str]) -> String {
     names
         .iter()
@@ -65,10 +63,6 @@ fn backquoted(names: &[&str]) -> String {
 }
 
 impl Rule for Check {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-
     fn check_sitemap(&self, sitemap: &Sitemap<'_>, cx: &mut Context<'_>) {
         if sitemap.kind == Kind::Other {
             return;

@@ -1,7 +1,7 @@
 //! Rule `suppression-invalid`: a `<!-- sitemap-lint: allow(…) -->` comment that cannot work (malformed, unknown name, or not before an element).
 
 use crate::declare_rule;
-use crate::rule::{Rule, RuleMeta};
+use crate::rule::Rule;
 
 declare_rule! {
     /// ## What it does
@@ -47,10 +47,4 @@ declare_rule! {
 }
 
 /// Reported by the engine (see `suppress.rs`), after every other rule.
-pub struct Check;
-
-impl Rule for Check {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-}
+impl Rule for Check {}

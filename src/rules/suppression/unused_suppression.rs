@@ -1,7 +1,7 @@
 //! Rule `unused-suppression`: a name in a suppression comment that suppressed no finding.
 
 use crate::declare_rule;
-use crate::rule::{Rule, RuleMeta};
+use crate::rule::Rule;
 
 declare_rule! {
     /// ## What it does
@@ -45,10 +45,4 @@ declare_rule! {
 }
 
 /// Reported by the engine (see `suppress.rs`), after every other rule.
-pub struct Check;
-
-impl Rule for Check {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-}
+impl Rule for Check {}

@@ -3,7 +3,7 @@
 use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
 use crate::pipeline::model::{Entry, Field, Sitemap};
-use crate::rule::{Context, Rule, RuleMeta};
+use crate::rule::{Context, Rule};
 use crate::values::text;
 
 /// The values `<changefreq>` may take, case-sensitive.
@@ -50,8 +50,6 @@ declare_rule! {
     }
 }
 
-pub struct Check;
-
 fn synonym(value: &str) -> Option<&'static str> {
     Some(match value.to_lowercase().trim() {
         "1 hour" | "hour" | "every hour" => "hourly",
@@ -65,10 +63,6 @@ fn synonym(value: &str) -> Option<&'static str> {
 }
 
 impl Rule for Check {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-
     fn check_entry(&self, sitemap: &Sitemap<'_>, entry: &Entry<'_>, cx: &mut Context<'_>) {
         let Some(value) = entry.value(Field::Changefreq) else {
             return;

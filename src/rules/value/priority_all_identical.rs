@@ -5,7 +5,7 @@ use std::ops::Range;
 use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
 use crate::pipeline::model::{Entry, Field, Kind, Sitemap};
-use crate::rule::{Collector, Context, Rule, RuleMeta};
+use crate::rule::{Collector, Context, Rule};
 use crate::rules::value::is_decimal;
 
 declare_rule! {
@@ -49,13 +49,7 @@ declare_rule! {
     }
 }
 
-pub struct Check;
-
 impl Rule for Check {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-
     fn collector<'a>(&self, sitemap: &Sitemap<'a>) -> Option<Box<dyn Collector<'a> + Send + 'a>> {
         (sitemap.kind == Kind::UrlSet).then(|| {
             Box::new(Same {

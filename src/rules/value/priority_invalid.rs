@@ -3,7 +3,7 @@
 use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
 use crate::pipeline::model::{Entry, Field, Sitemap};
-use crate::rule::{Context, Rule, RuleMeta};
+use crate::rule::{Context, Rule};
 use crate::rules::value::{in_range, is_decimal};
 
 declare_rule! {
@@ -44,8 +44,6 @@ declare_rule! {
     }
 }
 
-pub struct Check;
-
 /// The usual spellings of a valid priority (`0`, `1`, `0.5`, `0.75`, `1.0`), recognised without
 /// the general parse: every other value goes through [`is_decimal`] and [`in_range`].
 fn plainly_in_range(v: &[u8]) -> bool {
@@ -58,10 +56,6 @@ fn plainly_in_range(v: &[u8]) -> bool {
 }
 
 impl Rule for Check {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-
     fn check_entry(&self, sitemap: &Sitemap<'_>, entry: &Entry<'_>, cx: &mut Context<'_>) {
         let Some(value) = entry.value(Field::Priority) else {
             return;
