@@ -162,9 +162,7 @@ pub fn layout(text: String, skip: usize, min: usize) -> Result<Layout, String> {
 /// pieces (line breaks and tabs turned into spaces, so line numbers in the buffer are the file's;
 /// in attribute values they are spaces to XML anyway), the root's end tag, and the cuts.
 fn plan(text: &str, skip: usize, min: usize) -> Option<(usize, String, String, Vec<usize>)> {
-    // A character reference that names no XML character is reported by the whole-file parse
-    // (see `xml::first_bad_char_ref`), which the pieces' parses would let through.
-    if text.len() < min.max(1) || crate::pipeline::xml::first_bad_char_ref(text, skip).is_some() {
+    if text.len() < min.max(1) {
         return None;
     }
     let (root_start, tag_end, name) = root_start_tag(text, skip)?;
