@@ -57,6 +57,7 @@ rules! {
     loc::loc_invalid,
     loc::loc_length,
     loc::loc_not_ascii,
+    loc::loc_unusual_host,
     loc::loc_fragment,
     loc::loc_credentials,
     loc::loc_private_host,
