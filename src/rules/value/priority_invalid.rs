@@ -64,6 +64,14 @@ impl Rule for Check {
         if plainly_in_range(v.as_bytes()) {
             return;
         }
+        if let Some(d) =
+            crate::rules::placeholder_finding(&META, v, "`<priority>`", "number", |r| {
+                value.source_range_in_trimmed(sitemap.source, r)
+            })
+        {
+            cx.report(d);
+            return;
+        }
         let span = value.span(sitemap.source);
         let d = if v.is_empty() {
             Diagnostic::new(&META, span, "`<priority>` is empty").with_help(
@@ -90,7 +98,7 @@ impl Rule for Check {
                 ),
             )
             .with_help(format!("write `{fixed}`"))
-        } else if v.contains(['e', 'E']) {
+        } else if v.contains(['e', 'E']) && v.parse::<f64>().is_ok() {
             let help = match v.parse::<f64>() {
                 Ok(x) if (0.0..=1.0).contains(&x) && is_decimal(&x.to_string()) => {
                     format!("write the plain decimal `{x}`")
