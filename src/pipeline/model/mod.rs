@@ -909,11 +909,18 @@ pub fn build_value<'a>(element: Element<'a>, base: usize, source: &'a str) -> Va
                 || (node.children().count() == 1 && first.parent() == Some(node));
             let r = first.range();
             let content_start = r.start + base;
+            // roxmltree joins text and CDATA sections (`a<![CDATA[b]]>c`) into one text node
+            // whose range is its first segment's: the content ends where the end tag starts.
+            let end_tag = source
+                .get(element.span.clone())
+                .and_then(|s| s.rfind("</"))
+                .map(|p| element.span.start + p);
             let last_end = if cut_at_element {
-                parts.last().map_or(r.end, |l| l.range().end)
+                parts.last().map_or(r.end, |l| l.range().end) + base
             } else {
-                node.children().next_back().map_or(r.end, |l| l.range().end)
-            } + base;
+                let last = node.children().next_back().map_or(r.end, |l| l.range().end) + base;
+                end_tag.map_or(last, |e| e.max(last))
+            };
             if single {
                 let t = first.text().unwrap_or("");
                 let raw = source.get(content_start..r.end + base).unwrap_or("");
@@ -922,7 +929,8 @@ pub fn build_value<'a>(element: Element<'a>, base: usize, source: &'a str) -> Va
                     Some(roxmltree::StringStorage::Borrowed(b)) => Cow::Borrowed(*b),
                     _ => Cow::Owned(t.to_string()),
                 };
-                (text, content_start..r.end + base, verbatim)
+                let end = if verbatim { r.end + base } else { last_end };
+                (text, content_start..end, verbatim)
             } else {
                 let mut s = String::new();
                 for t in &parts {
