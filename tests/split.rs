@@ -209,3 +209,118 @@ fn a_large_generated_file_matches_too() {
     assert_eq!(whole.source.text(), xml);
     assert_eq!(pieces.source.text(), xml);
 }
+
+/// The report of `xml` on one thread, on two and three threads, each at the default piece size
+/// and with a piece per entry: all the same (issue 18: a verdict must not depend on `--jobs`).
+fn same_in_every_mode(name: &str, xml: &str) -> FileReport {
+    let base = Settings {
+        now: NOW,
+        threads: 1,
+        ..Settings::default()
+    };
+    let whole = check_reader(name, xml.as_bytes(), &base).unwrap();
+    let expected = dump(&whole);
+    for threads in [1, 2, 3] {
+        for split_min in [base.split_min, 1] {
+            let settings = Settings {
+                threads,
+                split_min,
+                ..base.clone()
+            };
+            let report = check_reader(name, xml.as_bytes(), &settings).unwrap();
+            assert_eq!(
+                dump(&report),
+                expected,
+                "{name}: {threads} threads, split_min {split_min}"
+            );
+        }
+    }
+    whole
+}
+
+#[test]
+fn each_verdict_class_near_piece_boundaries() {
+    // The classes of issue 18, each planted in entries spread over the file, so that with a piece
+    // per entry, and at the default piece size, some sit at a piece's start or end.
+    let planted = [
+        // 1: character references beyond Unicode, in text and in an attribute.
+        "<url><loc>https://www.example.com/r&#x110000;</loc></url>",
+        "<url><loc>https://www.example.com/t</loc><xhtml:link rel=\"alternate\" hreflang=\"de&#99999999999;\" href=\"https://www.example.com/t\"/></url>",
+        // 4: values made of text and CDATA segments.
+        "<url><loc>https://www.example.com/<![CDATA[a b]]></loc><lastmod>2024-<![CDATA[13]]>-01</lastmod></url>",
+        // 5: lone CR line ends.
+        "<url>\r<loc>https://www.example.com/cr\rx</loc>\r</url>",
+        // 6: xsi:nil, xsi:type, an unknown xsi: name.
+        "<url xsi:type=\"tLoc\"><loc xsi:nil=\"true\">https://www.example.com/x</loc><priority xsi:foo=\"1\">0.5</priority></url>",
+        // 7: unusual hosts.
+        "<url><loc>https://www.ex%41mple.com/h</loc></url>",
+        // 8: placeholders and leaked objects.
+        "<url><loc>https://www.example.com/p</loc><lastmod>{{ .Lastmod }}</lastmod><priority>page.priority</priority><image:image><image:loc>{\"url\": \"https://www.example.com/i.png\"}</image:loc></image:image></url>",
+    ];
+    let head = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\" xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\" xmlns:image=\"http://www.google.com/schemas/sitemap-image/1.1\" xmlns:xhtml=\"http://www.w3.org/1999/xhtml\">\n";
+    // Without the bad references (a file with one is parsed whole, see below), then with them.
+    for with_refs in [false, true] {
+        let mut xml = String::from(head);
+        for i in 0..2_000 {
+            if i % 97 == 3 {
+                let k = (i / 97) % planted.len();
+                if with_refs || k > 1 {
+                    xml.push_str(planted[k]);
+                    xml.push('\n');
+                    continue;
+                }
+            }
+            xml.push_str(&format!(
+                "<url><loc>https://www.example.com/page/{i}</loc><lastmod>2024-01-01</lastmod></url>\n"
+            ));
+            if i == 1_000 {
+                // Past the default piece size, so that the default splits the file too.
+                xml.push_str(&" ".repeat(1 << 20));
+                xml.push('\n');
+            }
+        }
+        // 6: a foreign element after the entries.
+        xml.push_str(
+            "<meta:generated xmlns:meta=\"urn:example:meta\">x</meta:generated>\n</urlset>\n",
+        );
+        let report = same_in_every_mode("planted.xml", &xml);
+        let codes: std::collections::BTreeSet<&str> =
+            report.diagnostics.iter().map(|d| d.rule.name).collect();
+        for code in [
+            "loc-invalid",
+            "lastmod-invalid",
+            "unexpected-attribute",
+            "element-order",
+            "loc-unusual-host",
+            "priority-invalid",
+            "extension-url",
+        ] {
+            assert!(codes.contains(code), "{code} missing: {codes:?}");
+        }
+        assert_eq!(codes.contains("xml-syntax"), with_refs, "{codes:?}");
+    }
+}
+
+#[test]
+fn namespace_binding_limits_are_reported_alike_in_every_mode() {
+    // Class 2: more distinct bindings than roxmltree takes in one document, one per entry.
+    let mut xml = String::from(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n",
+    );
+    for i in 0..70_000 {
+        xml.push_str(&format!(
+            "<url xmlns:e=\"urn:example:{i}\"><loc>https://www.example.com/{i}</loc></url>\n"
+        ));
+    }
+    xml.push_str("</urlset>\n");
+    let report = same_in_every_mode("bindings.xml", &xml);
+    let syntax: Vec<_> = report
+        .diagnostics
+        .iter()
+        .filter(|d| d.rule.name == "xml-syntax")
+        .collect();
+    assert_eq!(syntax.len(), 1, "{syntax:?}");
+    assert!(syntax[0].message.contains("distinct namespace bindings"));
+    // At the declaration beyond the limit, not at 1:1.
+    assert!(syntax[0].primary.span.start > 1_000);
+}

@@ -10,8 +10,10 @@
 //!
 //! The limits are far above what sitemaps use (the shared corpus: at most 10 attributes on an
 //! element, 9 namespace declarations in a file) and keep the parser's work linear in the size of
-//! the file: at most [`MAX_ATTRIBUTES`] comparisons per attribute, and at most
-//! [`MAX_NAMESPACE_DECLARATIONS`] elements that copy at most [`MAX_NAMESPACES_IN_SCOPE`] bindings.
+//! the file: at most [`MAX_ATTRIBUTES`] comparisons per attribute, at most
+//! [`MAX_NAMESPACE_DECLARATIONS`] elements that copy at most [`MAX_NAMESPACES_IN_SCOPE`] bindings,
+//! and at most [`MAX_NAMESPACE_BINDINGS`] distinct bindings, far below the 65,536 at which
+//! roxmltree refuses a document (which only a file parsed whole would meet).
 
 use std::ops::Range;
 
@@ -24,7 +26,13 @@ pub const MAX_ATTRIBUTES: usize = 256;
 pub const MAX_NAMESPACES_IN_SCOPE: usize = 64;
 
 /// Namespace declarations in one file.
-pub const MAX_NAMESPACE_DECLARATIONS: usize = 100_000;
+pub const MAX_NAMESPACE_DECLARATIONS: usize = 250_000;
+
+/// Distinct bindings (a prefix with a namespace URI) in one file. roxmltree keeps them in a
+/// sorted list (an insertion costs a move of the list) and refuses the 65,537th with an error at
+/// 1:1; a file parsed in pieces never meets that, a file parsed whole does. Checked here, far
+/// below that, every mode reports the same.
+pub const MAX_NAMESPACE_BINDINGS: usize = 4_096;
 
 /// The first element beyond a limit.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -47,6 +55,7 @@ pub fn scan(text: &str, skip: usize) -> Option<Exceeded> {
     // Namespace declarations in scope, per open element.
     let mut scope: Vec<u32> = Vec::new();
     let mut total = 0usize;
+    let mut bindings: std::collections::HashSet<(&[u8], &[u8])> = std::collections::HashSet::new();
     let mut i = skip.min(len);
     let after = |from: usize, what: &[u8]| {
         memmem::find(&b[from.min(len)..], what).map(|p| from + p + what.len())
@@ -149,6 +158,20 @@ pub fn scan(text: &str, skip: usize) -> Option<Exceeded> {
                         ),
                     });
                 }
+                // The value without its quotes, as written (entities unexpanded: a binding
+                // written two ways counts twice, which only brings the limit nearer).
+                bindings.insert((name, &b[name_start + name.len()..j]));
+                if bindings.len() > MAX_NAMESPACE_BINDINGS {
+                    return Some(Exceeded {
+                        span,
+                        message: format!(
+                            "more than {MAX_NAMESPACE_BINDINGS} distinct namespace bindings in one file"
+                        ),
+                        help: format!(
+                            "declare only the namespaces the sitemap uses (a handful), once on the root element; sitemap-lint parses at most {MAX_NAMESPACE_BINDINGS} distinct prefix and URI pairs per file, so the file was not checked further"
+                        ),
+                    });
+                }
                 if total > MAX_NAMESPACE_DECLARATIONS {
                     return Some(Exceeded {
                         span,
@@ -216,6 +239,35 @@ mod tests {
             "<b xmlns='u'/>".repeat(MAX_NAMESPACE_DECLARATIONS + 1)
         );
         assert!(scan(&many, 0).unwrap().message.contains("in one file"));
+    }
+
+    #[test]
+    fn distinct_bindings_in_one_file() {
+        // The same binding on every entry is one binding.
+        let same = format!(
+            "<r>{}</r>",
+            "<b xmlns:i='u'/>".repeat(MAX_NAMESPACE_BINDINGS * 2)
+        );
+        assert_eq!(scan(&same, 0), None);
+        let distinct = |n: usize| {
+            let mut s = String::from("<r>");
+            for i in 0..n {
+                s.push_str(&format!("<b xmlns:p='urn:{i}'/>"));
+            }
+            s + "</r>"
+        };
+        assert_eq!(scan(&distinct(MAX_NAMESPACE_BINDINGS), 0), None);
+        let over = distinct(MAX_NAMESPACE_BINDINGS + 1);
+        let e = scan(&over, 0).unwrap();
+        assert!(
+            e.message.contains("distinct namespace bindings"),
+            "{}",
+            e.message
+        );
+        assert_eq!(
+            &over[e.span],
+            format!("xmlns:p='urn:{MAX_NAMESPACE_BINDINGS}'")
+        );
     }
 
     #[test]
