@@ -1385,3 +1385,24 @@ fn value_whitespace_help_offers_only_valid_values() {
         "{out}"
     );
 }
+
+#[test]
+fn rejected_arguments_are_quoted_without_control_characters() {
+    // clap quotes what it rejects; a C1 CSI, a bidi override or ESC must not reach the terminal.
+    for arg in [
+        "--a\u{9b}31mb",
+        "--x\u{202e}y",
+        "--e\u{1b}[2Jf",
+        "--format=h\u{1b}]0;title\u{7}",
+    ] {
+        let out = run(&["check", arg, "x.xml"], None);
+        assert_eq!(out.status.code(), Some(2), "{arg:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!stderr.is_empty());
+        let raw: Vec<char> = stderr
+            .chars()
+            .filter(|&c| c != '\n' && sitemap_lint::values::text::stand_in(c).is_some())
+            .collect();
+        assert!(raw.is_empty(), "{arg:?}: {raw:?} in {stderr:?}");
+    }
+}

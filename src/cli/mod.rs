@@ -336,7 +336,23 @@ pub fn main() -> ExitCode {
             } else {
                 EXIT_OK
             };
-            let _ = e.print();
+            // clap quotes the arguments it rejects: a control character in one would reach the
+            // terminal or CI log raw. Such a message is printed plain, each line made visible.
+            let hostile = std::env::args_os().any(|a| {
+                a.to_string_lossy()
+                    .chars()
+                    .any(|c| sitemap_lint::values::text::stand_in(c).is_some())
+            });
+            if hostile && e.use_stderr() {
+                let plain = e.render().to_string();
+                let lines: Vec<_> = plain
+                    .lines()
+                    .map(sitemap_lint::values::text::visible)
+                    .collect();
+                eprintln!("{}", lines.join("\n"));
+            } else {
+                let _ = e.print();
+            }
             return ExitCode::from(code);
         }
     };
