@@ -2,10 +2,11 @@
 
 use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
-use crate::extensions::{self as ext, ElementDecl};
 use crate::pipeline::model::{Entry, Sitemap};
 use crate::rule::{Context, Rule};
 use crate::rules::extension::has_extension;
+use crate::rules::extension::walk;
+use crate::values::extension::{self as ext, ElementDecl};
 
 declare_rule! {
     /// ## What it does
@@ -92,7 +93,7 @@ impl Rule for Check {
             return;
         }
         let source = sitemap.source;
-        ext::visit_declared(source, entry, &mut |el, decl| {
+        walk::visit_declared(source, entry, &mut |el, decl| {
             if let Some(year) = decl.deprecated {
                 let name = format!("`<{}>`", el.qualified_name(source));
                 cx.report(

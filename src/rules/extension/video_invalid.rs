@@ -4,10 +4,11 @@ use std::ops::Range;
 
 use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
-use crate::extensions::{self as ext, SimpleType, Target};
 use crate::pipeline::model::{self, Element, Entry, Sitemap, Value};
 use crate::rule::{Context, Rule};
+use crate::rules::extension::walk;
 use crate::rules::extension::{has_extension, simple_text, trim};
+use crate::values::extension::{self as ext, SimpleType, Target};
 use crate::values::uri;
 
 declare_rule! {
@@ -99,7 +100,7 @@ impl Rule for Check {
         let source = sitemap.source;
         let page = entry.loc();
         let mut current: Option<Video<'_>> = None;
-        ext::visit_declared(source, entry, &mut |el, decl| {
+        walk::visit_declared(source, entry, &mut |el, decl| {
             if std::ptr::eq(decl, &ext::VIDEO) {
                 if let Some(v) = current.take() {
                     no_location(source, &v, cx);
