@@ -386,8 +386,8 @@ pub fn check_any_uri(t: &str) -> Option<AnyUriProblem> {
 
 #[cfg(test)]
 mod tests {
-    use crate::values::uri;
     use super::*;
+    use crate::values::uri;
 
     /// The shortcut of `any_uri` (a plain http(s) URL) only takes values the libxml2-like
     /// parser accepts as absolute URIs.

@@ -15,14 +15,14 @@ use std::ops::Range;
 
 use roxmltree::NodeType;
 
-use crate::diagnostic::{Diagnostic, RuleMeta};
+use crate::diagnostic::{shown, Diagnostic, RuleMeta, MAX_LABELS};
 use crate::pipeline::model::{self, ChildKind, Element, Entry, EntryKind, Kind, Sitemap, XSI_NS};
 use crate::values::extension::{
     all_names, check_value, distinct, listing, Content, ElementDecl, Extension, Particle,
     SimpleType, Target,
 };
 use crate::values::text;
-use sequence::join_and;
+use sequence::{join_some, NAMED};
 
 /// The rule a [`Problem`] belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -43,6 +43,8 @@ pub struct Problem {
     pub message: String,
     pub label: String,
     pub secondary: Vec<(Range<usize>, String)>,
+    /// Places beyond the label cap that `secondary` leaves out (counted in a note).
+    pub unlabelled: usize,
     pub help: Option<String>,
 }
 
@@ -52,7 +54,7 @@ impl Problem {
         for (span, label) in self.secondary {
             d = d.with_secondary(span, label);
         }
-        d.with_help_opt(self.help)
+        d.with_unlabelled(self.unlabelled).with_help_opt(self.help)
     }
 }
 
@@ -180,7 +182,7 @@ enum Place<'p> {
 /// `` `<prefix:name>` `` with the prefix the document uses for that namespace here.
 fn tag(prefix: Option<&str>, name: &str) -> String {
     match prefix {
-        Some(p) => format!("`<{p}:{name}>`"),
+        Some(p) => format!("`<{}:{name}>`", shown(p)),
         None => format!("`<{name}>`"),
     }
 }
@@ -188,7 +190,7 @@ fn tag(prefix: Option<&str>, name: &str) -> String {
 /// The plain `prefix:name` (for building examples inside one pair of backticks).
 fn qualify(prefix: Option<&str>, name: &str) -> String {
     match prefix {
-        Some(p) => format!("{p}:{name}"),
+        Some(p) => format!("{}:{name}", shown(p)),
         None => name.to_string(),
     }
 }
@@ -239,6 +241,20 @@ impl<'a, 'f> Walker<'a, 'f> {
         secondary: Vec<(Range<usize>, String)>,
         help: Option<String>,
     ) {
+        self.push_counted(class, span, message, label, (secondary, 0), help);
+    }
+
+    /// [`Walker::push`] with the number of places left out of the labels (see
+    /// [`Walker::labels`]).
+    fn push_counted(
+        &mut self,
+        class: Class,
+        span: Range<usize>,
+        message: String,
+        label: impl Into<String>,
+        (secondary, unlabelled): (Vec<(Range<usize>, String)>, usize),
+        help: Option<String>,
+    ) {
         if self.wants(class) {
             self.problems.push(Problem {
                 class,
@@ -246,13 +262,51 @@ impl<'a, 'f> Walker<'a, 'f> {
                 message,
                 label: label.into(),
                 secondary,
+                unlabelled,
                 help,
             });
         }
     }
 
+    /// The secondary labels of `members` after the first, `label` on each name, built up to the
+    /// label cap; the others are counted.
+    fn labels(members: &[Element<'_>], label: &str) -> (Vec<(Range<usize>, String)>, usize) {
+        let rest = members.len().saturating_sub(1);
+        let labelled = rest.min(MAX_LABELS - 1);
+        let secondary = members
+            .iter()
+            .skip(1)
+            .take(labelled)
+            .map(|m| (m.name_span.clone(), label.to_string()))
+            .collect();
+        (secondary, rest - labelled)
+    }
+
+    /// `<name>…</name>` for each of the first [`NAMED`] members, then `…` for the rest: the
+    /// body of a suggested wrapper.
+    fn bodies(&self, members: &[Element<'_>]) -> String {
+        let mut body: String = members
+            .iter()
+            .take(NAMED)
+            .map(|m| {
+                let q = shown(m.qualified_name(self.source));
+                format!("<{q}>…</{q}>")
+            })
+            .collect();
+        if members.len() > NAMED {
+            body.push('…');
+        }
+        body
+    }
+
+    /// The names of `members` as a message lists them: the first [`NAMED`], then a count.
+    fn names(&self, members: &[Element<'_>]) -> String {
+        let tags: Vec<String> = members.iter().take(NAMED).map(|m| self.name(m)).collect();
+        join_some(&tags, members.len())
+    }
+
     fn name(&self, el: &Element<'_>) -> String {
-        format!("`<{}>`", el.qualified_name(self.source))
+        format!("`<{}>`", shown(el.qualified_name(self.source)))
     }
 
     fn prefix(&self, el: &Element<'_>) -> Option<&'a str> {
@@ -318,23 +372,16 @@ impl<'a, 'f> Walker<'a, 'f> {
             Place::Root { parent, .. } | Place::Entry { parent, .. } => *parent,
         };
         let prefix = self.prefix(first);
-        let tags: Vec<String> = members.iter().map(|m| self.name(m)).collect();
         let chain: Vec<String> = ancestors.iter().map(|a| tag(prefix, a.name)).collect();
         let inner = chain.last().cloned().unwrap_or_default();
         let (it, subject) = if members.len() == 1 {
-            ("it", tags[0].clone())
+            ("it", self.name(first))
         } else {
-            ("them", join_and(&tags))
+            ("them", self.names(&members))
         };
         let help = if ancestors.len() == 1 {
             let wrapper = qualify(prefix, ancestors[0].name);
-            let body: String = members
-                .iter()
-                .map(|m| {
-                    let q = m.qualified_name(self.source);
-                    format!("<{q}>…</{q}>")
-                })
-                .collect();
+            let body = self.bodies(&members);
             format!("wrap {it}: `<{wrapper}>{body}</{wrapper}>`")
         } else {
             let verb = if members.len() == 1 {
@@ -344,16 +391,12 @@ impl<'a, 'f> Walker<'a, 'f> {
             };
             format!("{subject} {verb} in {}", chain.join(" → "))
         };
-        let secondary = members
-            .iter()
-            .skip(1)
-            .map(|m| (m.name_span.clone(), format!("also belongs inside {inner}")))
-            .collect();
-        self.push(
+        let secondary = Self::labels(&members, &format!("also belongs inside {inner}"));
+        self.push_counted(
             Class::Placement,
             first.name_span.clone(),
             format!("{subject} must be inside {inner}"),
-            format!("directly inside `<{parent}>`"),
+            format!("directly inside `<{}>`", shown(parent)),
             secondary,
             Some(help),
         );
@@ -375,7 +418,7 @@ impl<'a, 'f> Walker<'a, 'f> {
                 } => Some((true, "in a `<sitemap>` entry".to_string())),
                 Place::Entry { .. } => None,
                 Place::Root { parent, index } => {
-                    Some((index, format!("directly inside `<{parent}>`")))
+                    Some((index, format!("directly inside `<{}>`", shown(parent))))
                 }
             };
             if let Some((index, label)) = misplaced {
@@ -517,7 +560,7 @@ impl<'a, 'f> Walker<'a, 'f> {
                     format!(
                         "write it without the prefix: `{}=\"{}\"`",
                         a.name,
-                        attr.value()
+                        shown(attr.value())
                     ),
                 )
             } else if let Some(s) = text::closest(attr.name(), &names) {
@@ -539,7 +582,7 @@ impl<'a, 'f> Walker<'a, 'f> {
             self.push(
                 Class::Structure,
                 r.start + base..r.end + base,
-                format!("unexpected attribute `{written}` on {name}"),
+                format!("unexpected attribute `{}` on {name}", shown(&written)),
                 label,
                 Vec::new(),
                 Some(help),
@@ -658,7 +701,7 @@ impl<'a, 'f> Walker<'a, 'f> {
             r.start + base..r.end + base
         };
         let name = self.name(el);
-        let q = el.qualified_name(self.source);
+        let q = shown(el.qualified_name(self.source));
         let what = if node.is_element() {
             "an element"
         } else if node

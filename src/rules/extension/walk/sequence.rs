@@ -1,9 +1,11 @@
 //! The sequence matcher of the walk: children in their content model's order and counts, the
 //! children it does not know, and the wrappers they miss.
 
+use std::collections::HashSet;
 use std::ops::Range;
 
 use super::{qualify, tag, Class, Walker};
+use crate::diagnostic::{shown, MAX_LABELS};
 use crate::pipeline::model::{self, Element};
 use crate::values::extension::{Content, ElementDecl, Extension, Particle, SimpleType};
 use crate::values::text;
@@ -269,19 +271,21 @@ impl<'a, 'f> Walker<'a, 'f> {
         };
         let name = self.name(el);
         let prefix = self.prefix(el);
-        let later = format!("`<{later_name}>`");
+        let later = format!("`<{}>`", shown(later_name));
+        // The distinct names written, in order: the first few named, the others counted.
+        let mut seen: HashSet<&str> = HashSet::new();
         let mut tags: Vec<String> = Vec::new();
         for (_, _, q) in &group.members {
-            let t = format!("`<{q}>`");
-            if !tags.contains(&t) {
-                tags.push(t);
+            if seen.insert(q) && tags.len() < NAMED {
+                tags.push(format!("`<{}>`", shown(q)));
             }
         }
+        let distinct = seen.len();
         let single = group.members.len() == 1;
-        let subject = match (tags.len(), single) {
+        let subject = match (distinct, single) {
             (1, true) => tags[0].clone(),
             (1, false) => format!("{} elements", tags[0]),
-            _ => join_and(&tags),
+            _ => join_some(&tags, distinct),
         };
         // Where the XSD puts the element at particle `i`: its neighbours in the sequence.
         let neighbours = |i: usize, it: &str| {
@@ -314,7 +318,7 @@ impl<'a, 'f> Walker<'a, 'f> {
         let involved = group
             .members
             .iter()
-            .map(|(i, _, q)| (particles[*i].element, format!("`<{q}>`")))
+            .map(|(i, _, q)| (particles[*i].element, format!("`<{}>`", shown(q))))
             .chain(std::iter::once((particles[j].element, later.clone())));
         for (d, t) in involved {
             if let Some(y) = d.deprecated {
@@ -332,15 +336,17 @@ impl<'a, 'f> Walker<'a, 'f> {
             ));
         }
         let mut secondary = vec![(later_span.clone(), format!("{later} is here"))];
-        for (_, span, _) in group.members.iter().skip(1) {
+        let rest = group.members.len() - 1;
+        let labelled = rest.min(MAX_LABELS - 2);
+        for (_, span, _) in group.members.iter().skip(1).take(labelled) {
             secondary.push((span.clone(), "also out of order".to_string()));
         }
-        self.push(
+        self.push_counted(
             Class::Structure,
             first_span.clone(),
             format!("{subject} must come before {later}"),
             "out of order",
-            secondary,
+            (secondary, rest - labelled),
             Some(help),
         );
     }
@@ -474,25 +480,14 @@ impl<'a, 'f> Walker<'a, 'f> {
         let prefix = self.prefix(el);
         let wrap = tag(prefix, wrapper.element.name);
         let wq = qualify(prefix, wrapper.element.name);
-        let inner: String = members
-            .iter()
-            .map(|m| {
-                let q = m.qualified_name(self.source);
-                format!("<{q}>…</{q}>")
-            })
-            .collect();
-        let tags: Vec<String> = members.iter().map(|m| self.name(m)).collect();
+        let inner = self.bodies(&members);
         let message = if members.len() == 1 {
-            format!("{} is not allowed in {name}", tags[0])
+            format!("{} is not allowed in {name}", self.name(first))
         } else {
-            format!("{} must be inside {wrap}", join_and(&tags))
+            format!("{} must be inside {wrap}", self.names(&members))
         };
-        let secondary = members
-            .iter()
-            .skip(1)
-            .map(|m| (m.name_span.clone(), format!("also belongs inside {wrap}")))
-            .collect();
-        self.push(
+        let secondary = Self::labels(&members, &format!("also belongs inside {wrap}"));
+        self.push_counted(
             Class::Structure,
             first.name_span.clone(),
             message,
@@ -578,6 +573,10 @@ pub(super) fn alias(local: &str, names: &[&str]) -> Option<usize> {
         .or_else(|| names.iter().position(|n| *n == format!("{lower}_loc")))
 }
 
+/// Items of the input (misplaced elements) a message names at most; [`join_some`] counts the
+/// rest.
+pub(super) const NAMED: usize = 10;
+
 /// `a`, `a and b`, `a, b and c`.
 pub(super) fn join_and(items: &[String]) -> String {
     match items.split_last() {
@@ -585,4 +584,18 @@ pub(super) fn join_and(items: &[String]) -> String {
         Some((only, [])) => only.clone(),
         Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
     }
+}
+
+/// [`join_and`] of the first of `total` items, at most [`NAMED`] of them, and a count of the
+/// others: `a, b, c and 7 more`.
+pub(super) fn join_some(first: &[String], total: usize) -> String {
+    let named = &first[..first.len().min(NAMED)];
+    if total <= named.len() {
+        return join_and(named);
+    }
+    format!(
+        "{} and {} more",
+        named.join(", "),
+        crate::values::text::group((total - named.len()) as u64)
+    )
 }
