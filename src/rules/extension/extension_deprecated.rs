@@ -95,7 +95,10 @@ impl Rule for Check {
         let source = sitemap.source;
         walk::visit_declared(source, entry, &mut |el, decl| {
             if let Some(year) = decl.deprecated {
-                let name = format!("`<{}>`", el.qualified_name(source));
+                let name = format!(
+                    "`<{}>`",
+                    crate::diagnostic::shown(el.qualified_name(source))
+                );
                 cx.report(
                     Diagnostic::new(&META, el.name_span.clone(), format!("{name} is deprecated"))
                         .with_label(format!("Google deprecated it in {year}"))
@@ -125,8 +128,8 @@ impl Rule for Check {
                         r.start + base..r.end + base,
                         format!(
                             "the `{}` attribute of `<{}>` is deprecated",
-                            attr.name(),
-                            el.qualified_name(source)
+                            crate::diagnostic::shown(attr.name()),
+                            crate::diagnostic::shown(el.qualified_name(source))
                         ),
                     )
                     .with_label(format!("Google deprecated it in {year}"))
