@@ -226,11 +226,20 @@ impl Diagnostic {
             });
             return self;
         }
+        self.with_unlabelled(1)
+    }
+
+    /// Counts `more` places in the note of places not labelled, as [`Diagnostic::with_secondary`]
+    /// does past [`MAX_LABELS`]: for a finder that stops building labels at the cap.
+    pub fn with_unlabelled(mut self, more: usize) -> Self {
+        if more == 0 {
+            return self;
+        }
         let (count, note) = match self.unlabelled {
-            Some((count, note)) => (count + 1, note),
+            Some((count, note)) => (count + more, note),
             None => {
                 self.notes.push(String::new());
-                (1, self.notes.len() - 1)
+                (more, self.notes.len() - 1)
             }
         };
         self.unlabelled = Some((count, note));

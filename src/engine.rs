@@ -10,7 +10,7 @@ use roxmltree::Document;
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::pipeline::encoding::{self, Detected};
-use crate::pipeline::input::{self, Bytes, GzipProblem};
+use crate::pipeline::input::{self, Bytes};
 use crate::pipeline::model::{ChildKind, Element, Entry, Kind, RootChildren, Sitemap};
 use crate::pipeline::source::SourceFile;
 use crate::pipeline::xml_decl;
@@ -18,7 +18,6 @@ use crate::rule::{Category, Collector, Context, Rule, RuleMeta};
 use crate::rules::{self as r};
 use crate::site_set::FileSummary;
 use crate::suppress::{self, Directive};
-use crate::values::text::group;
 use crate::Settings;
 
 /// The result of checking one input.
@@ -74,13 +73,7 @@ pub fn check_bytes(name: &str, bytes: Bytes, settings: &Settings) -> FileReport 
                 .map(|s| s.to_string())
                 .or_else(|| panic.downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "unknown panic".into());
-            let d = Diagnostic::new(
-                &r::input::internal_error::META,
-                0..0,
-                "internal error: sitemap-lint failed while checking this file",
-            )
-            .with_note(format!("panic: {what}"))
-            .with_help("this is a bug in sitemap-lint, not in the file; please report it with the file attached");
+            let d = r::input::internal_error::diagnostic(&what);
             site = FileSummary::default();
             (SourceFile::new(name, ""), vec![d], Vec::new())
         }
@@ -143,26 +136,10 @@ fn run(name: &str, bytes: Bytes, settings: &Settings, site: &mut FileSummary) ->
     let named_gz = name.to_ascii_lowercase().ends_with(".gz");
 
     if bytes.too_large {
-        let what = if bytes.gzip {
-            "decompressed content"
-        } else {
-            "file"
-        };
-        out.push(
-            Diagnostic::new(
-                &r::input::input_too_large::META,
-                0..0,
-                format!(
-                    "the {what} is larger than {} bytes (50 MiB)",
-                    group(settings.max_size)
-                ),
-            )
-            .with_note(format!(
-                "reading stopped at {} bytes; the file was not checked further",
-                group(settings.max_size)
-            ))
-            .with_help("split it into several sitemaps of at most 50,000 URLs and 50 MiB each, listed in a sitemap index"),
-        );
+        out.push(r::input::input_too_large::diagnostic(
+            bytes.gzip,
+            settings.max_size,
+        ));
         return (SourceFile::new(name, ""), out, Vec::new());
     }
 
@@ -173,95 +150,47 @@ fn run(name: &str, bytes: Bytes, settings: &Settings, site: &mut FileSummary) ->
     let text = source.text();
 
     if let Some(problem) = &bytes.gzip_problem {
-        report_gzip_problem(problem, text.len(), &mut out);
+        out.push(r::input::gzip_invalid::diagnostic(problem, text.len()));
         if text.is_empty() {
             // Nothing came out: there is no text to check.
             return (source, out, Vec::new());
         }
     }
     if gzip_twice {
-        out.push(
-            Diagnostic::new(
-                &r::input::gzip_invalid::META,
-                0..0,
-                "the file is gzip-compressed twice",
-            )
-            .with_note("after one decompression the data is gzip again, so it was not checked")
-            .with_help("compress the XML once: `gzip -9 -c sitemap.xml > sitemap.xml.gz`"),
-        );
+        out.push(r::input::gzip_invalid::compressed_twice());
         return (source, out, Vec::new());
     }
     if named_gz && !bytes.gzip && !text.is_empty() {
         let first = text.chars().next().map_or(0, char::len_utf8);
-        out.push(
-            Diagnostic::new(
-                &r::input::gzip_extension_mismatch::META,
-                0..first,
-                "the file name ends in `.gz` but the content is not gzip-compressed",
-            )
-            .with_label("plain content starts here")
-            .with_help("compress it (`gzip -9 -c sitemap.xml > sitemap.xml.gz`) or drop `.gz` from the name"),
-        );
+        out.push(r::input::gzip_extension_mismatch::diagnostic(0..first));
     }
 
     if decoded.undecodable {
-        out.push(
-            Diagnostic::new(
-                &r::input::encoding_not_utf8::META,
-                0..0,
-                format!(
-                    "the file is encoded in {}, not UTF-8",
-                    decoded.detected.name()
-                ),
-            )
-            .with_help("convert the file to UTF-8; it cannot be checked further"),
-        );
+        out.push(r::input::encoding_not_utf8::undecodable(
+            decoded.detected.name(),
+        ));
         return (source, out, Vec::new());
     }
     let not_utf8 = decoded.detected != Detected::Utf8;
     if not_utf8 {
-        let how = if decoded.bom {
-            "with a byte-order mark"
-        } else {
-            "detected from its first bytes"
-        };
-        out.push(
-            Diagnostic::new(
-                &r::input::encoding_not_utf8::META,
-                0..0,
-                format!(
-                    "the file is encoded in {} ({how}), but sitemaps must be UTF-8",
-                    decoded.detected.name()
-                ),
-            )
-            .with_label("the file starts here")
-            .with_note("the file was decoded anyway; positions refer to the decoded text")
-            .with_help(format!(
-                "convert it: `iconv -f {} -t UTF-8 FILE`, and declare `encoding=\"UTF-8\"`",
-                decoded.detected.name()
-            )),
-        );
+        out.push(r::input::encoding_not_utf8::diagnostic(
+            decoded.detected.name(),
+            decoded.bom,
+        ));
     }
     for (span, raw) in &decoded.invalid_utf8 {
-        out.push(invalid_utf8_diagnostic(span.clone(), raw));
+        out.push(r::input::invalid_utf8::diagnostic(span.clone(), raw));
     }
     if decoded.invalid_utf8_more > 0 {
         if let Some((span, _)) = decoded.invalid_utf8.last() {
-            out.push(Diagnostic::new(
-                &r::input::invalid_utf8::META,
+            out.push(r::input::invalid_utf8::more(
                 span.clone(),
-                format!(
-                    "{} more invalid UTF-8 sequences were not reported one by one",
-                    decoded.invalid_utf8_more
-                ),
+                decoded.invalid_utf8_more,
             ));
         }
     }
     if decoded.bom && text.is_empty() {
-        out.push(
-            Diagnostic::new(&r::input::xml_syntax::META, 0..0, "the file contains only a byte-order mark")
-                .with_help("a sitemap is a `<urlset>` element, or a sitemap index a `<sitemapindex>` element, in the namespace `http://www.sitemaps.org/schemas/sitemap/0.9`"),
-        );
+        out.push(r::input::xml_syntax::only_bom());
         return (source, out, Vec::new());
     }
 
@@ -299,10 +228,7 @@ fn run(name: &str, bytes: Bytes, settings: &Settings, site: &mut FileSummary) ->
                 let end = text[start..]
                     .find('>')
                     .map_or(p.range.end, |e| start + e + 1);
-                out.push(
-                    Diagnostic::new(&r::input::doctype_not_allowed::META, start..end, "DOCTYPE declarations are not allowed in sitemaps")
-                        .with_help("delete the `<!DOCTYPE …>`: sitemaps are defined by an XML Schema, not a DTD, and DTDs enable entity-expansion attacks"),
-                );
+                out.push(r::input::doctype_not_allowed::diagnostic(start..end));
             }
         }
     }
@@ -1015,78 +941,6 @@ fn same_text_run(text: &str, a: &Range<usize>, b: &Range<usize>) -> bool {
     }
     text.get(lo..hi)
         .is_some_and(|between| !between.contains(['<', '>']))
-}
-
-fn report_gzip_problem(problem: &GzipProblem, end: usize, out: &mut Vec<Diagnostic>) {
-    let recovered = if end == 0 {
-        "nothing could be decompressed"
-    } else {
-        "the text decompressed before the problem was checked"
-    };
-    let (msg, help) = match problem {
-        GzipProblem::Truncated => (
-            "the gzip data ends unexpectedly: the file is truncated".to_string(),
-            format!("recreate the file (`gzip -9 sitemap.xml`) and check it with `gzip -t`; {recovered}"),
-        ),
-        GzipProblem::Checksum => (
-            "the gzip checksum does not match the data: the file is corrupt".to_string(),
-            format!("recreate the file with `gzip -9` and upload it in binary mode; {recovered}"),
-        ),
-        GzipProblem::Corrupt(e) => (
-            format!("the gzip data is corrupt ({e})"),
-            format!("recreate the file with `gzip -9` and upload it in binary mode; {recovered}"),
-        ),
-        GzipProblem::TrailingGarbage { bytes } => (
-            format!("{bytes} bytes that are not gzip data follow the compressed data"),
-            "remove what was appended after the gzip stream; recreate the file with `gzip -9`".to_string(),
-        ),
-    };
-    let label = if end == 0 {
-        "no text could be decompressed"
-    } else {
-        "decompressed text ends here"
-    };
-    out.push(
-        Diagnostic::new(&r::input::gzip_invalid::META, end..end, msg)
-            .with_label(label)
-            .with_help(help),
-    );
-}
-
-fn invalid_utf8_diagnostic(span: Range<usize>, raw: &[u8]) -> Diagnostic {
-    let hex: Vec<String> = raw.iter().map(|b| format!("{b:02X}")).collect();
-    let (hint, help) = match raw {
-        [b @ 0x80..=0x9F] => (
-            format!(
-                " (in Windows-1252 this byte is `{}`)",
-                encoding_rs::WINDOWS_1252.decode_without_bom_handling(&[*b]).0
-            ),
-            "the text was saved as Windows-1252: convert it with `iconv -f WINDOWS-1252 -t UTF-8`",
-        ),
-        [b @ 0xA0..=0xFF] => (
-            format!(" (in Latin-1 this byte is `{}`)", char::from(*b)),
-            "the text was saved as Latin-1 or Windows-1252: convert it with `iconv -f WINDOWS-1252 -t UTF-8`",
-        ),
-        [0xED, 0xA0..=0xBF, ..] => (
-            " (an encoded UTF-16 surrogate, as CESU-8 or Java's modified UTF-8 write)".to_string(),
-            "encode characters outside the BMP as one 4-byte UTF-8 sequence, not as two surrogates",
-        ),
-        _ => (
-            String::new(),
-            "save the file as UTF-8 (for example `iconv -f WINDOWS-1252 -t UTF-8`)",
-        ),
-    };
-    Diagnostic::new(
-        &r::input::invalid_utf8::META,
-        span,
-        format!(
-            "invalid UTF-8: byte{} {}{hint}",
-            if raw.len() == 1 { "" } else { "s" },
-            hex.join(" ")
-        ),
-    )
-    .with_label("shown as U+FFFD")
-    .with_help(help)
 }
 
 /// A zero-width span at `at`.

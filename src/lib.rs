@@ -14,7 +14,6 @@ pub mod diagnostic;
 pub mod docs;
 pub mod engine;
 pub mod exec;
-pub mod extensions;
 pub mod pipeline;
 pub mod render;
 pub mod rule;

@@ -1193,3 +1193,75 @@ fn long_names_and_values_are_quoted_short() {
         o.stdout.len()
     );
 }
+
+/// The same for the names the extension walk, the extension, hreflang and structure rules quote:
+/// a 1 MB namespace prefix makes every element name 1 MB long, and 20,000 misplaced image elements in one `<url>`
+/// would be named and labelled in one finding. Messages name the first few and count the rest.
+#[test]
+fn long_prefixes_and_many_misplaced_elements_are_quoted_short() {
+    const IMAGE: &str = "http://www.google.com/schemas/sitemap-image/1.1";
+    const VIDEO: &str = "http://www.google.com/schemas/sitemap-video/1.1";
+    const XHTML: &str = "http://www.w3.org/1999/xhtml";
+    let dir = TempDir::new("long-prefixes");
+    let p = "p".repeat(1 << 20);
+    let (v, x) = ("v".repeat(1 << 20), "x".repeat(1 << 20));
+    let misplaced = "<image:loc>https://e.com/a.jpg</image:loc>".repeat(20_000);
+    let out_of_order = "<image:title>t</image:title>".repeat(50);
+    let text = format!(
+        "<{p}:urlset xmlns:{p}=\"{NS}\" xmlns:image=\"{IMAGE}\" xmlns:{v}=\"{VIDEO}\" xmlns:{x}=\"{XHTML}\">\
+         <{p}:url>text<{p}:lastmod>2024-01-01</{p}:lastmod><{p}:lastmod>2024-01-01</{p}:lastmod></{p}:url>\
+         <{p}:url><{p}:loc>https://e.com/</{p}:loc>{misplaced}</{p}:url>\
+         <{p}:url><{p}:loc>https://e.com/b</{p}:loc><image:image {p}=\"1\">{out_of_order}\
+         <image:loc>https://e.com/b.jpg</image:loc></image:image></{p}:url>\
+         <{p}:url><{p}:loc>https://e.com/c</{p}:loc><image:image><{p}:loc>x</{p}:loc></image:image></{p}:url>\
+         <{p}:url><{p}:loc>https://e.com/d</{p}:loc><{x}:link rel=\"alternate\" hreflang=\"not a code\" href=\"https://e.com/d\"/>\
+         <{v}:video><{v}:thumbnail_loc>https://e.com/t.jpg</{v}:thumbnail_loc><{v}:title>t</{v}:title>\
+         <{v}:description>d</{v}:description></{v}:video></{p}:url>\
+         </{p}:urlset>"
+    );
+    let f = dir.write("long.xml", text.as_bytes());
+    let o = support::run_cmd(
+        bin(),
+        &["check", "--format", "json", f.to_str().unwrap()],
+        None,
+    );
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let diagnostics = v["files"][0]["diagnostics"].as_array().unwrap();
+    let codes: Vec<&str> = diagnostics
+        .iter()
+        .map(|d| d["code"].as_str().unwrap())
+        .collect();
+    for code in [
+        "extension-placement",
+        "extension-structure",
+        "missing-loc",
+        "duplicate-element",
+        "unexpected-text",
+        "hreflang-invalid",
+        "video-invalid",
+    ] {
+        assert!(codes.contains(&code), "no {code} in {codes:?}");
+    }
+    for d in diagnostics {
+        let text = d.to_string();
+        assert!(
+            text.len() < 40_000,
+            "{}: {} bytes: {}",
+            d["code"],
+            text.len(),
+            &text[..text.len().min(2_000)]
+        );
+        let message = d["message"].as_str().unwrap();
+        assert!(
+            message.chars().count() < 1_000,
+            "{}: {} characters",
+            d["code"],
+            message.len()
+        );
+    }
+    assert!(
+        o.stdout.len() < 200_000,
+        "{} bytes of output",
+        o.stdout.len()
+    );
+}

@@ -22,6 +22,31 @@ pub fn is_xml_space(c: char) -> bool {
     matches!(c, ' ' | '\t' | '\r' | '\n')
 }
 
+/// `text` in backticks for a message: control characters escaped, the middle of long values
+/// elided.
+pub fn backticked(text: &str) -> String {
+    let n = text.chars().count();
+    let mut out = String::from("`");
+    for (i, c) in text.chars().enumerate() {
+        if n > 60 && (40..n - 15).contains(&i) {
+            if i == 40 {
+                out.push('…');
+            }
+            continue;
+        }
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '`' => out.push('\''),
+            c if c.is_control() => out.push_str(&format!("\\u{{{:04X}}}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    out.push('`');
+    out
+}
+
 /// Levenshtein distance between two strings (by characters).
 pub fn distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();

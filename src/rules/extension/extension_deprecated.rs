@@ -2,10 +2,11 @@
 
 use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
-use crate::extensions::{self as ext, ElementDecl};
 use crate::pipeline::model::{Entry, Sitemap};
 use crate::rule::{Context, Rule};
 use crate::rules::extension::has_extension;
+use crate::rules::extension::walk;
+use crate::values::extension::{self as ext, ElementDecl};
 
 declare_rule! {
     /// ## What it does
@@ -92,9 +93,12 @@ impl Rule for Check {
             return;
         }
         let source = sitemap.source;
-        ext::visit_declared(source, entry, &mut |el, decl| {
+        walk::visit_declared(source, entry, &mut |el, decl| {
             if let Some(year) = decl.deprecated {
-                let name = format!("`<{}>`", el.qualified_name(source));
+                let name = format!(
+                    "`<{}>`",
+                    crate::diagnostic::shown(el.qualified_name(source))
+                );
                 cx.report(
                     Diagnostic::new(&META, el.name_span.clone(), format!("{name} is deprecated"))
                         .with_label(format!("Google deprecated it in {year}"))
@@ -124,8 +128,8 @@ impl Rule for Check {
                         r.start + base..r.end + base,
                         format!(
                             "the `{}` attribute of `<{}>` is deprecated",
-                            attr.name(),
-                            el.qualified_name(source)
+                            crate::diagnostic::shown(attr.name()),
+                            crate::diagnostic::shown(el.qualified_name(source))
                         ),
                     )
                     .with_label(format!("Google deprecated it in {year}"))

@@ -4,9 +4,9 @@ use std::ops::Range;
 
 use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
-use crate::extensions as ext;
 use crate::pipeline::model::{ChildKind, Element, Entry, Sitemap};
 use crate::rule::{Collector, Context, Rule};
+use crate::values::extension as ext;
 use crate::values::text::group;
 
 declare_rule! {

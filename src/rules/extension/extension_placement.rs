@@ -1,9 +1,9 @@
 //! Rule `extension-placement`: a Google image, video, news or mobile element outside the `<url>` entry it must be in.
 
 use crate::declare_rule;
-use crate::extensions::{self, Class};
 use crate::pipeline::model::{Entry, Sitemap};
 use crate::rule::{Context, Rule};
+use crate::rules::extension::walk::{self, Class};
 
 declare_rule! {
     /// ## What it does
@@ -71,7 +71,7 @@ impl Rule for Check {
     }
 
     fn check_sitemap(&self, sitemap: &Sitemap<'_>, cx: &mut Context<'_>) {
-        for p in extensions::check_root(sitemap, Class::Placement) {
+        for p in walk::check_root(sitemap, Class::Placement) {
             cx.report(p.into_diagnostic(&META));
         }
     }

@@ -1,9 +1,9 @@
 //! Rule `extension-structure`: Google image, video, news or mobile elements with children, text or attributes their XSD does not allow.
 
 use crate::declare_rule;
-use crate::extensions::{self, Class};
 use crate::pipeline::model::{Entry, Sitemap};
 use crate::rule::{Context, Rule};
+use crate::rules::extension::walk::{self, Class};
 
 declare_rule! {
     /// ## What it does
@@ -93,7 +93,7 @@ impl Rule for Check {
     }
 
     fn check_sitemap(&self, sitemap: &Sitemap<'_>, cx: &mut Context<'_>) {
-        for p in extensions::check_root(sitemap, Class::Structure) {
+        for p in walk::check_root(sitemap, Class::Structure) {
             cx.report(p.into_diagnostic(&META));
         }
     }

@@ -2,10 +2,11 @@
 
 use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
-use crate::extensions::{self as ext, Pattern};
 use crate::pipeline::model::{self, Element, Entry, Sitemap};
 use crate::rule::{Context, Rule};
+use crate::rules::extension::walk;
 use crate::rules::extension::{element_text, has_extension};
+use crate::values::extension::{self as ext, Pattern};
 use crate::values::iso_codes;
 
 declare_rule! {
@@ -87,7 +88,7 @@ impl Rule for Check {
             return;
         }
         let source = sitemap.source;
-        ext::visit_declared(source, entry, &mut |el, decl| {
+        walk::visit_declared(source, entry, &mut |el, decl| {
             if std::ptr::eq(decl, &ext::VIDEO_RESTRICTION) {
                 restriction(source, el, cx);
             } else if std::ptr::eq(decl, &ext::VIDEO_PRICE) {

@@ -4,11 +4,12 @@ use std::ops::Range;
 
 use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
-use crate::extensions::{self as ext, ElementDecl, SimpleType, Target};
 use crate::pipeline::model::{self, Element, Entry, Sitemap};
 use crate::pipeline::source::on_one_line;
 use crate::rule::{Context, Rule};
+use crate::rules::extension::walk;
 use crate::rules::extension::{element_text, has_extension, trim};
+use crate::values::extension::{self as ext, ElementDecl, SimpleType, Target};
 use crate::values::uri::{self, ProblemKind};
 
 declare_rule! {
@@ -96,7 +97,7 @@ impl Rule for Check {
         }
         let source = sitemap.source;
         let page = entry.loc().map(|l| l.trimmed());
-        ext::visit_declared(source, entry, &mut |el, decl| {
+        walk::visit_declared(source, entry, &mut |el, decl| {
             if std::ptr::eq(decl, &ext::VIDEO_UPLOADER) {
                 uploader_info(source, el, page, cx);
                 return;

@@ -1,9 +1,9 @@
 //! Rule `extension-value`: a Google image, video or news value or attribute value that its XSD's simple type rejects.
 
 use crate::declare_rule;
-use crate::extensions::{self, Class};
 use crate::pipeline::model::{Entry, Sitemap};
 use crate::rule::{Context, Rule};
+use crate::rules::extension::walk::{self, Class};
 
 declare_rule! {
     /// ## What it does
@@ -99,7 +99,7 @@ impl Rule for Check {
     }
 
     fn check_sitemap(&self, sitemap: &Sitemap<'_>, cx: &mut Context<'_>) {
-        for p in extensions::check_root(sitemap, Class::Value) {
+        for p in walk::check_root(sitemap, Class::Value) {
             cx.report(p.into_diagnostic(&META));
         }
     }

@@ -11,16 +11,17 @@ pub mod extension_value;
 pub mod news_date_range;
 pub mod unknown_extension_namespace;
 pub mod video_invalid;
+pub mod walk;
 pub mod xhtml_link_namespace;
 
 use std::borrow::Cow;
 use std::ops::Range;
 
-use crate::extensions::{self, Class, Problem};
 use crate::pipeline::model::{self, is_xml_space, ChildKind, Element, Entry, Sitemap};
 use crate::rule::Context;
 use crate::values::namespace::{self, KnownNamespace, KNOWN};
 use crate::values::text;
+use walk::{Class, Problem};
 
 /// The problems of `class` in the Google extension elements of `entry`: one walk finds those of
 /// every class, on the first call for the entry, and the three rules of the walk
@@ -32,7 +33,7 @@ pub fn entry_problems(
     cx: &mut Context<'_>,
 ) -> Vec<Problem> {
     cx.entry_memo(entry, || {
-        extensions::check_entry(sitemap, entry).into_boxed_slice()
+        walk::check_entry(sitemap, entry).into_boxed_slice()
     })
     .into_iter()
     .flat_map(|problems| problems.iter().filter(|p| p.class == class).cloned())

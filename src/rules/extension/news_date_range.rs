@@ -2,11 +2,12 @@
 
 use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
-use crate::extensions as ext;
 use crate::pipeline::model::{self, Element, Entry, Sitemap};
 use crate::rule::{Context, Rule};
 use crate::rules::extension::has_extension;
+use crate::rules::extension::walk;
 use crate::values::datetime::{self, Precision};
+use crate::values::extension as ext;
 
 declare_rule! {
     /// ## What it does
@@ -87,7 +88,7 @@ impl Rule for Check {
         let source = sitemap.source;
         let now = cx.settings.now;
         let mut found = Vec::new();
-        ext::visit_declared(source, entry, &mut |el, decl| {
+        walk::visit_declared(source, entry, &mut |el, decl| {
             if std::ptr::eq(decl, &ext::NEWS_PUBLICATION_DATE) {
                 found.push(el.clone());
             }

@@ -4,10 +4,11 @@ use std::ops::Range;
 
 use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
-use crate::extensions::{self as ext, SimpleType, Target};
 use crate::pipeline::model::{self, Element, Entry, Sitemap, Value};
 use crate::rule::{Context, Rule};
+use crate::rules::extension::walk;
 use crate::rules::extension::{has_extension, simple_text, trim};
+use crate::values::extension::{self as ext, SimpleType, Target};
 use crate::values::uri;
 
 declare_rule! {
@@ -99,7 +100,7 @@ impl Rule for Check {
         let source = sitemap.source;
         let page = entry.loc();
         let mut current: Option<Video<'_>> = None;
-        ext::visit_declared(source, entry, &mut |el, decl| {
+        walk::visit_declared(source, entry, &mut |el, decl| {
             if std::ptr::eq(decl, &ext::VIDEO) {
                 if let Some(v) = current.take() {
                     no_location(source, &v, cx);
@@ -137,8 +138,9 @@ fn no_location(source: &str, v: &Video<'_>, cx: &mut Context<'_>) {
     if v.location {
         return;
     }
-    let name = v.el.qualified_name(source);
-    let prefix = name.split_once(':').map_or("", |(p, _)| p);
+    let full = v.el.qualified_name(source);
+    let prefix = crate::diagnostic::shown(full.split_once(':').map_or("", |(p, _)| p));
+    let name = crate::diagnostic::shown(full);
     let q = |local: &str| {
         if prefix.is_empty() {
             local.to_string()
@@ -185,7 +187,7 @@ fn same_as_page(
     if url.is_empty() || url != page.trimmed() {
         return;
     }
-    let name = el.qualified_name(source);
+    let name = crate::diagnostic::shown(el.qualified_name(source));
     let help = if is_content {
         "point it at the video file itself (such as an `.mp4`), not at the page that shows the video"
     } else {
@@ -231,7 +233,7 @@ fn duration(source: &str, el: &Element<'_>, cx: &mut Context<'_>) {
         Diagnostic::new(
             &META,
             value.span(source),
-            format!("`<{}>` is 0 seconds", el.qualified_name(source)),
+            format!("`<{}>` is 0 seconds", crate::diagnostic::shown(el.qualified_name(source))),
         )
         .with_label("Google accepts 1 to 28800")
         .with_help("write the length of the video in whole seconds, from 1 to 28800, or remove the element if it is not known"),
@@ -242,7 +244,12 @@ fn duration(source: &str, el: &Element<'_>, cx: &mut Context<'_>) {
 const UPLOADER_MAX: usize = 255;
 
 fn uploader(source: &str, el: &Element<'_>, page: Option<&Value<'_>>, cx: &mut Context<'_>) {
-    let name = || format!("`<{}>`", el.qualified_name(source));
+    let name = || {
+        format!(
+            "`<{}>`",
+            crate::diagnostic::shown(el.qualified_name(source))
+        )
+    };
     // Byte length bounds the character count: short values are judged without a value.
     let long = simple_text(el).is_none_or(|t| t.len() > UPLOADER_MAX);
     if let Some(value) = long.then(|| value_of(source, el)).flatten() {

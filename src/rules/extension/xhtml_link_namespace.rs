@@ -134,9 +134,10 @@ impl<'a> Collector<'a> for Links {
     fn finish(self: Box<Self>, sitemap: &Sitemap<'a>, cx: &mut Context<'_>) {
         let Some(first) = self.first else { return };
         let source = sitemap.source;
-        let root = sitemap.root.qualified_name(source);
-        let written = source.get(first.name_span.clone()).unwrap_or("link");
-        let p = first.prefix.as_deref().unwrap_or("xhtml");
+        let root = crate::diagnostic::shown(sitemap.root.qualified_name(source));
+        let written =
+            crate::diagnostic::shown(source.get(first.name_span.clone()).unwrap_or("link"));
+        let p = crate::diagnostic::shown(first.prefix.as_deref().unwrap_or("xhtml"));
         let example = first
             .rewritten
             .unwrap_or_else(|| format!("<{p}:link rel=\"alternate\" hreflang=\"…\" href=\"…\"/>"));

@@ -82,7 +82,7 @@ impl Rule for Check {
         let mut clean = [""; CLEAN_REMEMBERED];
         let mut remembered = 0;
         for link in links::links(entry) {
-            let name = link.element.qualified_name(source);
+            let name = crate::diagnostic::shown(link.element.qualified_name(source));
             let Some(href) = &link.href() else {
                 cx.report(
                     Diagnostic::new(

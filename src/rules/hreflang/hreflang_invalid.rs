@@ -76,7 +76,7 @@ impl Rule for Check {
         }
         let source = sitemap.source;
         for link in links::links(entry) {
-            let name = link.element.qualified_name(source);
+            let name = crate::diagnostic::shown(link.element.qualified_name(source));
             let Some(attr) = &link.hreflang() else {
                 // A separate mobile URL (`media`) has no language; an app link is reported by
                 // `hreflang-href-invalid`, and a link that is not an alternate (`amphtml`) by

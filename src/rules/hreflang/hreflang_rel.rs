@@ -64,7 +64,7 @@ impl Rule for Check {
         }
         let source = sitemap.source;
         for link in links::links(entry) {
-            let name = link.element.qualified_name(source);
+            let name = crate::diagnostic::shown(link.element.qualified_name(source));
             match &link.rel() {
                 None => cx.report(
                     Diagnostic::new(

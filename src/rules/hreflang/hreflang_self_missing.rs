@@ -90,7 +90,7 @@ impl Rule for Check {
             let why = near_miss(own, href.value.trim())?;
             Some((href, why))
         });
-        let name = loc.element.qualified_name(source);
+        let name = crate::diagnostic::shown(loc.element.qualified_name(source));
         let mut d = Diagnostic::new(
             &META,
             loc.span(source),

@@ -1,6 +1,9 @@
 //! Rule `doctype-not-allowed`: the file contains a `<!DOCTYPE>` declaration (reported by the parsing stage).
 
 use crate::declare_rule;
+use std::ops::Range;
+
+use crate::diagnostic::Diagnostic;
 use crate::rule::Rule;
 
 declare_rule! {
@@ -44,3 +47,9 @@ declare_rule! {
 }
 
 impl Rule for Check {}
+
+/// A `<!DOCTYPE …>` at `span`.
+pub fn diagnostic(span: Range<usize>) -> Diagnostic {
+    Diagnostic::new(&META, span, "DOCTYPE declarations are not allowed in sitemaps")
+        .with_help("delete the `<!DOCTYPE …>`: sitemaps are defined by an XML Schema, not a DTD, and DTDs enable entity-expansion attacks")
+}

@@ -1,6 +1,7 @@
 //! Rule `encoding-not-utf8`: the bytes are UTF-16, UTF-32 or EBCDIC instead of UTF-8 (reported by the encoding stage).
 
 use crate::declare_rule;
+use crate::diagnostic::Diagnostic;
 use crate::rule::Rule;
 
 declare_rule! {
@@ -35,3 +36,33 @@ declare_rule! {
 }
 
 impl Rule for Check {}
+
+/// The file is in `encoding`, which the decoder cannot read: nothing is checked further.
+pub fn undecodable(encoding: &str) -> Diagnostic {
+    Diagnostic::new(
+        &META,
+        0..0,
+        format!("the file is encoded in {encoding}, not UTF-8"),
+    )
+    .with_help("convert the file to UTF-8; it cannot be checked further")
+}
+
+/// The file was decoded from `encoding`, found from its byte-order mark (`bom`) or its first
+/// bytes.
+pub fn diagnostic(encoding: &str, bom: bool) -> Diagnostic {
+    let how = if bom {
+        "with a byte-order mark"
+    } else {
+        "detected from its first bytes"
+    };
+    Diagnostic::new(
+        &META,
+        0..0,
+        format!("the file is encoded in {encoding} ({how}), but sitemaps must be UTF-8"),
+    )
+    .with_label("the file starts here")
+    .with_note("the file was decoded anyway; positions refer to the decoded text")
+    .with_help(format!(
+        "convert it: `iconv -f {encoding} -t UTF-8 FILE`, and declare `encoding=\"UTF-8\"`"
+    ))
+}

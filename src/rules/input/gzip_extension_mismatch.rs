@@ -1,6 +1,9 @@
 //! Rule `gzip-extension-mismatch`: a file named `.gz` that is not gzip-compressed (reported by the input stage).
 
 use crate::declare_rule;
+use std::ops::Range;
+
+use crate::diagnostic::Diagnostic;
 use crate::rule::Rule;
 
 declare_rule! {
@@ -31,3 +34,16 @@ declare_rule! {
 }
 
 impl Rule for Check {}
+
+/// A `.gz` name over plain content; `first` is its first character.
+pub fn diagnostic(first: Range<usize>) -> Diagnostic {
+    Diagnostic::new(
+        &META,
+        first,
+        "the file name ends in `.gz` but the content is not gzip-compressed",
+    )
+    .with_label("plain content starts here")
+    .with_help(
+        "compress it (`gzip -9 -c sitemap.xml > sitemap.xml.gz`) or drop `.gz` from the name",
+    )
+}

@@ -1,7 +1,9 @@
 //! Rule `input-too-large`: the uncompressed file exceeds the protocol's 50 MiB limit (reported by the input stage).
 
 use crate::declare_rule;
+use crate::diagnostic::Diagnostic;
 use crate::rule::Rule;
+use crate::values::text::group;
 
 declare_rule! {
     /// ## What it does
@@ -35,3 +37,22 @@ declare_rule! {
 }
 
 impl Rule for Check {}
+
+/// The input stage stopped reading at `max_size` bytes: of the file, or of its decompressed
+/// content when it is gzip.
+pub fn diagnostic(gzip: bool, max_size: u64) -> Diagnostic {
+    let what = if gzip { "decompressed content" } else { "file" };
+    Diagnostic::new(
+        &META,
+        0..0,
+        format!(
+            "the {what} is larger than {} bytes (50 MiB)",
+            group(max_size)
+        ),
+    )
+    .with_note(format!(
+        "reading stopped at {} bytes; the file was not checked further",
+        group(max_size)
+    ))
+    .with_help("split it into several sitemaps of at most 50,000 URLs and 50 MiB each, listed in a sitemap index")
+}

@@ -1,6 +1,7 @@
 //! Rule `internal-error`: the checker itself failed on this file (a bug; reported instead of crashing).
 
 use crate::declare_rule;
+use crate::diagnostic::Diagnostic;
 use crate::rule::Rule;
 
 declare_rule! {
@@ -28,3 +29,16 @@ declare_rule! {
 }
 
 impl Rule for Check {}
+
+/// A panic while checking the file, with what it said.
+pub fn diagnostic(what: &str) -> Diagnostic {
+    Diagnostic::new(
+        &META,
+        0..0,
+        "internal error: sitemap-lint failed while checking this file",
+    )
+    .with_note(format!("panic: {what}"))
+    .with_help(
+        "this is a bug in sitemap-lint, not in the file; please report it with the file attached",
+    )
+}

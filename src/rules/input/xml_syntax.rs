@@ -1,6 +1,7 @@
 //! Rule `xml-syntax`: the file is not well-formed XML (reported by the parsing stage, one diagnostic per error).
 
 use crate::declare_rule;
+use crate::diagnostic::Diagnostic;
 use crate::rule::Rule;
 
 declare_rule! {
@@ -52,3 +53,9 @@ declare_rule! {
 }
 
 impl Rule for Check {}
+
+/// The file holds a byte-order mark and nothing else.
+pub fn only_bom() -> Diagnostic {
+    Diagnostic::new(&META, 0..0, "the file contains only a byte-order mark")
+        .with_help("a sitemap is a `<urlset>` element, or a sitemap index a `<sitemapindex>` element, in the namespace `http://www.sitemaps.org/schemas/sitemap/0.9`")
+}

@@ -7,11 +7,11 @@ use std::borrow::Cow;
 use std::ops::Range;
 
 use crate::diagnostic::Edit;
-use crate::extensions::{IMAGE_NS, MOBILE_NS, NEWS_NS, VIDEO_NS};
 use crate::pipeline::model::{Child, ChildKind, Entry, Kind, Sitemap, SITEMAP_NS};
 use crate::rule::{Collector, Context, RuleMeta};
 use crate::rules::structure::unexpected_attribute;
 use crate::values::namespace;
+use crate::values::namespace::{IMAGE_NS, MOBILE_NS, NEWS_NS, VIDEO_NS};
 use crate::values::text::{self, is_xml_space};
 
 /// Whether `rule` judges the text of the schema header (`schema-location`,

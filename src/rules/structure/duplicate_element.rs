@@ -69,7 +69,7 @@ impl Rule for Check {
             return;
         }
         let source = sitemap.source;
-        let parent = entry.element.qualified_name(source);
+        let parent = crate::diagnostic::shown(entry.element.qualified_name(source));
         for segment in segments(entry) {
             for i in segment.clone() {
                 let child = &entry.children[i];
@@ -91,7 +91,7 @@ impl Rule for Check {
                     continue;
                 };
                 let earlier = entry.children[scope].iter().filter(same).count();
-                let name = child.element.qualified_name(source);
+                let name = crate::diagnostic::shown(child.element.qualified_name(source));
                 let value = |c: &Child<'_>| c.value.as_ref().map(|v| v.trimmed().to_string());
                 let help = if field == Field::Loc {
                     format!(

@@ -208,7 +208,7 @@ fn check_segment(
             continue;
         }
         let r = ranks[i];
-        let name = child.element.qualified_name(source);
+        let name = crate::diagnostic::shown(child.element.qualified_name(source));
         let what = |c: &Child<'_>, n: &str| match c.kind {
             ChildKind::Foreign => format!("the extension element `<{n}>`"),
             _ => format!("`<{n}>`"),
@@ -224,13 +224,13 @@ fn check_segment(
             (None, Some(j)) => (children[j], false),
             (None, None) => continue,
         };
-        let other_name = other.element.qualified_name(source);
+        let other_name = crate::diagnostic::shown(other.element.qualified_name(source));
         let (message, help) = if is_before {
             (
                 format!(
                     "{} must come before {}",
-                    what(child, name),
-                    what(other, other_name)
+                    what(child, &name),
+                    what(other, &other_name)
                 ),
                 format!("move `<{name}>` above `<{other_name}>` (order: {order})"),
             )
@@ -238,8 +238,8 @@ fn check_segment(
             (
                 format!(
                     "{} must come after {}",
-                    what(child, name),
-                    what(other, other_name)
+                    what(child, &name),
+                    what(other, &other_name)
                 ),
                 format!("move `<{name}>` below `<{other_name}>` (order: {order})"),
             )

@@ -66,7 +66,7 @@ impl Rule for Check {
         if nested && cx.settings.is_on("unknown-element") {
             return;
         }
-        let name = entry.element.qualified_name(source);
+        let name = crate::diagnostic::shown(entry.element.qualified_name(source));
         let mut d = Diagnostic::new(
             &META,
             entry.element.name_span.clone(),
@@ -76,7 +76,7 @@ impl Rule for Check {
         let lookalike = entry.children.iter().find(|c| is_loc_lookalike(entry, c));
         let help = match lookalike {
             Some(c) => {
-                let written = c.element.qualified_name(source);
+                let written = crate::diagnostic::shown(c.element.qualified_name(source));
                 d = d.with_secondary(c.element.name_span.clone(), "did you mean `<loc>`?");
                 if c.element.local_name().eq_ignore_ascii_case("loc") {
                     format!("element names are case-sensitive: rename `<{written}>` to `<loc>`")

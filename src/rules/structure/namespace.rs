@@ -76,7 +76,7 @@ impl Rule for Check {
             return;
         }
         let source = sitemap.source;
-        let root = sitemap.root.qualified_name(source);
+        let root = crate::diagnostic::shown(sitemap.root.qualified_name(source));
         match sitemap.namespace {
             Some(SITEMAP_NS) => {}
             None => cx.report(
@@ -203,10 +203,10 @@ impl<'a> Collector<'a> for Misplaced<'a> {
 
 fn report_misplaced(sitemap: &Sitemap<'_>, groups: &[Group<'_>], cx: &mut Context<'_>) {
     let source = sitemap.source;
-    let root = sitemap.root.qualified_name(source);
+    let root = crate::diagnostic::shown(sitemap.root.qualified_name(source));
     for group in groups {
         let (ns, first) = (group.ns.as_deref(), &group.first);
-        let name = first.qualified_name(source);
+        let name = crate::diagnostic::shown(first.qualified_name(source));
         let own_decl = first
             .raw_attributes(source)
             .into_iter()

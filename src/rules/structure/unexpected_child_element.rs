@@ -54,8 +54,8 @@ impl Rule for Check {
             };
             let base = child.element.base();
             let inner = Element::new(inner, base, source);
-            let parent = child.element.qualified_name(source);
-            let name = inner.qualified_name(source);
+            let parent = crate::diagnostic::shown(child.element.qualified_name(source));
+            let name = crate::diagnostic::shown(inner.qualified_name(source));
             let text = value.trimmed();
             let direct_text = child.element.node.children().any(|n| {
                 n.is_text() && !n.text().unwrap_or("").trim_matches(is_xml_space).is_empty()
@@ -66,7 +66,7 @@ impl Rule for Check {
             } else if empty_inner {
                 format!(
                     "remove `{}`",
-                    source.get(inner.span.clone()).unwrap_or(name)
+                    crate::diagnostic::shown(source.get(inner.span.clone()).unwrap_or(&name))
                 )
             } else if !text.is_empty() && text.chars().count() <= 60 && !direct_text {
                 format!("write only the value, without markup: `<{parent}>{text}</{parent}>`")

@@ -116,12 +116,12 @@ impl Rule for Check {
         if sitemap.kind == Kind::Other {
             return;
         }
-        let root = sitemap.root.qualified_name(sitemap.source);
+        let root = crate::diagnostic::shown(sitemap.root.qualified_name(sitemap.source));
         let entry = sitemap.kind.entry_name();
         for span in &sitemap.stray_text {
             report(
                 span.clone(),
-                root,
+                &root,
                 Parent::Root { entry },
                 sitemap.source,
                 cx,
@@ -130,13 +130,16 @@ impl Rule for Check {
     }
 
     fn check_entry(&self, sitemap: &Sitemap<'_>, entry: &Entry<'_>, cx: &mut Context<'_>) {
-        let name = entry.element.qualified_name(sitemap.source);
+        let name = crate::diagnostic::shown(entry.element.qualified_name(sitemap.source));
         let has_loc = entry.field(Field::Loc).is_some();
         for span in &entry.stray_text {
             report(
                 span.clone(),
-                name,
-                Parent::Entry { has_loc, name },
+                &name,
+                Parent::Entry {
+                    has_loc,
+                    name: &name,
+                },
                 sitemap.source,
                 cx,
             );

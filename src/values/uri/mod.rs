@@ -11,6 +11,7 @@
 
 use std::ops::Range;
 
+mod any_uri;
 mod chars;
 mod fast_path;
 mod fix;
@@ -18,6 +19,7 @@ mod grammar;
 mod messages;
 mod near_miss;
 
+pub use any_uri::{check_any_uri, AnyUriProblem};
 use chars::percent_encode_non_ascii;
 pub(crate) use fast_path::is_plain_http_url;
 use grammar::{authority_end, Checker};
