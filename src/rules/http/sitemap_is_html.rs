@@ -1,0 +1,72 @@
+//! Rule `sitemap-is-html`: an HTML page was served where a sitemap was expected.
+
+use std::ops::Range;
+
+use crate::declare_rule;
+use crate::diagnostic::{shown, Diagnostic};
+use crate::rule::{Rule, RuleMeta};
+
+declare_rule! {
+    /// ## What it does
+    /// Reports a sitemap URL that answers with an HTML page instead of a sitemap, judged by its
+    /// content (it begins with `<!DOCTYPE html>`, `<html>`, `<head>` or `<body>`) or its
+    /// `Content-Type: text/html`. The page is not checked further. The finding is placed where
+    /// the URL came from: the `<loc>` of the parent index, the robots.txt `Sitemap:` line, or
+    /// line 1 of the URL's report for a URL given on the command line.
+    ///
+    /// ## Why is this bad?
+    /// Search Console reports "Sitemap is HTML" and reads no URL from it. The usual causes: a
+    /// framework's catch-all route or middleware answering the sitemap's path with the app's
+    /// page, a redirect to the home page, a login wall, or a CDN's error page served with 200.
+    ///
+    /// ## Example
+    /// ```text
+    /// GET /sitemap.xml HTTP/1.1
+    /// HTTP/1.1 200 OK
+    /// Content-Type: text/html; charset=utf-8
+    ///
+    /// <!DOCTYPE html><html><head><title>Home</title>…
+    /// ```
+    ///
+    /// Use instead:
+    /// ```text
+    /// GET /sitemap.xml HTTP/1.1
+    /// HTTP/1.1 200 OK
+    /// Content-Type: application/xml
+    ///
+    /// <?xml version="1.0" encoding="UTF-8"?><urlset …
+    /// ```
+    ///
+    /// ## Fix
+    /// Not fixable in the file: route the sitemap's path to the sitemap (exclude it from the
+    /// app's catch-all route or middleware).
+    ///
+    /// ## References
+    /// - Google Search Central, "Sitemaps report": "Sitemap is HTML"
+    pub static META = {
+        name: "sitemap-is-html",
+        category: Http,
+        severity: Error,
+        summary: "an HTML page is served where a sitemap was expected",
+    }
+}
+
+pub struct Check;
+
+impl Rule for Check {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+}
+
+/// The sitemap at `url` is an HTML page; `by` says how that was seen.
+pub fn html(span: Range<usize>, url: &str, by: &str) -> Diagnostic {
+    Diagnostic::new(
+        &META,
+        span,
+        format!("the sitemap `{}` is an HTML page ({by})", shown(url)),
+    )
+    .with_label("HTML, not a sitemap")
+    .with_note("Search Console: \"Sitemap is HTML\"; the page was not checked as a sitemap")
+    .with_help("serve the sitemap's XML at this URL: exclude its path from the site's catch-all route, middleware or login wall")
+}
