@@ -281,12 +281,14 @@ mod tests {
 }
 
 /// Politeness per host for the live check's requests (see `pipeline::fetch::Pace`): at most
-/// `connections` requests to one origin at once, their starts at least `1 / rps` seconds apart
-/// (when a rate is set), and none while the origin is paused by a `Retry-After`.
+/// `connections` requests to one origin at once, whatever they are for; the starts of rated
+/// requests (the pages of `--check-urls`, through [`Rated`]) at least `1 / rps` seconds apart;
+/// and none while the origin is paused by a `Retry-After`. Unrated requests (robots.txt,
+/// sitemaps) go through the pace itself.
 #[cfg(feature = "http")]
 pub struct HostPace {
     connections: usize,
-    /// The least time between two requests' starts to one origin.
+    /// The least time between two rated requests' starts to one origin.
     interval: Option<std::time::Duration>,
     hosts: Mutex<std::collections::HashMap<String, HostState>>,
     changed: Condvar,
@@ -296,14 +298,20 @@ pub struct HostPace {
 #[derive(Default)]
 struct HostState {
     in_flight: usize,
-    /// The earliest time the next request may start.
-    next: Option<std::time::Instant>,
+    /// The earliest time the next rated request may start.
+    next_rated: Option<std::time::Instant>,
+    /// No request starts before this (`Retry-After`).
+    paused: Option<std::time::Instant>,
 }
+
+/// The rated side of a [`HostPace`]: page requests.
+#[cfg(feature = "http")]
+pub struct Rated<'a>(pub &'a HostPace);
 
 #[cfg(feature = "http")]
 impl HostPace {
-    /// `rps`: requests per second per origin at most (`None`: no rate); `connections`: at most
-    /// this many at once per origin.
+    /// `rps`: rated requests per second per origin at most (`None`: no rate); `connections`: at
+    /// most this many requests at once per origin.
     pub fn new(rps: Option<f64>, connections: usize) -> HostPace {
         HostPace {
             connections: connections.max(1),
@@ -314,20 +322,25 @@ impl HostPace {
             changed: Condvar::new(),
         }
     }
-}
 
-#[cfg(feature = "http")]
-impl crate::pipeline::fetch::Pace for HostPace {
-    fn enter(&self, origin: &str) {
+    fn enter_with(&self, origin: &str, rated: bool) {
         let mut hosts = self.hosts.lock().unwrap_or_else(PoisonError::into_inner);
         loop {
             let now = std::time::Instant::now();
             let state = hosts.entry(origin.to_owned()).or_default();
-            let wait = state.next.and_then(|t| t.checked_duration_since(now));
+            let until =
+                |t: Option<std::time::Instant>| t.and_then(|t| t.checked_duration_since(now));
+            let wait = match (
+                until(state.paused),
+                rated.then(|| until(state.next_rated)).flatten(),
+            ) {
+                (Some(a), Some(b)) => Some(a.max(b)),
+                (a, b) => a.or(b),
+            };
             if state.in_flight < self.connections && wait.is_none() {
                 state.in_flight += 1;
-                if let Some(interval) = self.interval {
-                    state.next = Some(now + interval);
+                if let (true, Some(interval)) = (rated, self.interval) {
+                    state.next_rated = Some(now + interval);
                 }
                 return;
             }
@@ -346,7 +359,7 @@ impl crate::pipeline::fetch::Pace for HostPace {
         }
     }
 
-    fn leave(&self, origin: &str) {
+    fn leave_origin(&self, origin: &str) {
         let mut hosts = self.hosts.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some(state) = hosts.get_mut(origin) {
             state.in_flight = state.in_flight.saturating_sub(1);
@@ -355,13 +368,43 @@ impl crate::pipeline::fetch::Pace for HostPace {
         self.changed.notify_all();
     }
 
-    fn pause(&self, origin: &str, wait: std::time::Duration) {
+    fn pause_origin(&self, origin: &str, wait: std::time::Duration) {
         let mut hosts = self.hosts.lock().unwrap_or_else(PoisonError::into_inner);
         let state = hosts.entry(origin.to_owned()).or_default();
         let until = std::time::Instant::now() + wait;
-        state.next = Some(state.next.map_or(until, |t| t.max(until)));
+        state.paused = Some(state.paused.map_or(until, |t| t.max(until)));
         drop(hosts);
         self.changed.notify_all();
+    }
+}
+
+#[cfg(feature = "http")]
+impl crate::pipeline::fetch::Pace for HostPace {
+    fn enter(&self, origin: &str) {
+        self.enter_with(origin, false);
+    }
+
+    fn leave(&self, origin: &str) {
+        self.leave_origin(origin);
+    }
+
+    fn pause(&self, origin: &str, wait: std::time::Duration) {
+        self.pause_origin(origin, wait);
+    }
+}
+
+#[cfg(feature = "http")]
+impl crate::pipeline::fetch::Pace for Rated<'_> {
+    fn enter(&self, origin: &str) {
+        self.0.enter_with(origin, true);
+    }
+
+    fn leave(&self, origin: &str) {
+        self.0.leave_origin(origin);
+    }
+
+    fn pause(&self, origin: &str, wait: std::time::Duration) {
+        self.0.pause_origin(origin, wait);
     }
 }
 

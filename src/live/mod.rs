@@ -93,10 +93,9 @@ pub struct Run<'a> {
     options: &'a Options,
     settings: &'a Settings,
     fetcher: Fetcher,
-    /// Sitemaps, robots.txt files: at most [`MAX_CONNECTIONS_PER_HOST`] at once per host.
-    files_pace: HostPace,
-    /// Pages (`--check-urls`): also at most `--max-rps` per host.
-    pages_pace: HostPace,
+    /// Every request: at most [`MAX_CONNECTIONS_PER_HOST`] at once per host; pages
+    /// (`--check-urls`, through `exec::Rated`) also at most `--max-rps` per host.
+    pace: HostPace,
     /// Each origin's robots.txt, fetched once (`None`: none could be read).
     robots: Mutex<HashMap<String, RobotsCell>>,
     refused: Mutex<Vec<String>>,
@@ -116,8 +115,7 @@ pub fn check(
         options,
         settings,
         fetcher: Fetcher::new(options.limits.clone()),
-        files_pace: HostPace::new(None, MAX_CONNECTIONS_PER_HOST),
-        pages_pace: HostPace::new(Some(options.max_rps), MAX_CONNECTIONS_PER_HOST),
+        pace: HostPace::new(Some(options.max_rps), MAX_CONNECTIONS_PER_HOST),
         robots: Mutex::new(HashMap::new()),
         refused: Mutex::new(Vec::new()),
         progress,
@@ -163,7 +161,7 @@ impl Run<'_> {
         let robots_url = format!("{origin}/robots.txt");
         let mut findings = Vec::new();
         let mut read = false;
-        let text = match self.fetch(&robots_url, Want::Whole, &self.files_pace) {
+        let text = match self.fetch(&robots_url, Want::Whole, &self.pace) {
             Err(None) => return Ok(()),
             Err(Some(problem)) => {
                 findings.push(http_status::unreachable(
@@ -225,7 +223,7 @@ impl Run<'_> {
             ];
             let mut found = None;
             for candidate in &tried {
-                if let Ok(answer) = self.fetch(candidate, Want::Head, &self.files_pace) {
+                if let Ok(answer) = self.fetch(candidate, Want::Head, &self.pace) {
                     if answer.status == 200 {
                         found = Some(candidate.clone());
                         break;
@@ -316,7 +314,7 @@ impl Run<'_> {
             From::At(span) => span.clone(),
         };
         let mut found = Vec::new();
-        let answer = match self.fetch(url, Want::Whole, &self.files_pace) {
+        let answer = match self.fetch(url, Want::Whole, &self.pace) {
             Ok(answer) => answer,
             Err(None) => return (found, None),
             Err(Some(problem)) => {
@@ -477,7 +475,7 @@ impl Run<'_> {
         let cell = self.robots_cell(origin);
         cell.get_or_init(|| {
             let url = format!("{origin}/robots.txt");
-            let answer = self.fetch(&url, Want::Whole, &self.files_pace).ok()?;
+            let answer = self.fetch(&url, Want::Whole, &self.pace).ok()?;
             if answer.status != 200 {
                 return None;
             }

@@ -58,7 +58,7 @@ fn page(run: &Run<'_>, url: &str, span: Range<usize>) -> Option<Diagnostic> {
             return None;
         }
     }
-    let result = run.fetcher.fetch(url, Want::Head, &run.pages_pace);
+    let result = run.fetcher.fetch(url, Want::Head, &exec::Rated(&run.pace));
     (run.progress)(url);
     let answer = match result {
         Ok(answer) => answer,

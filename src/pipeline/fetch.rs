@@ -69,9 +69,9 @@ pub enum Want {
     Head,
 }
 
-/// Politeness per host, kept by the caller's executor (`crate::exec::Pace`): [`Pace::enter`] waits
-/// for a request slot of `origin` (rate and connections), [`Pace::leave`] returns it,
-/// [`Pace::pause`] holds every request to `origin` back for a while (`Retry-After`).
+/// Politeness per host, kept by the caller's executor (`crate::exec::HostPace`): [`Pace::enter`]
+/// waits for a request slot of a host (rate and connections), [`Pace::leave`] returns it,
+/// [`Pace::pause`] holds every request to the host back for a while (`Retry-After`).
 pub trait Pace: Sync {
     fn enter(&self, origin: &str);
     fn leave(&self, origin: &str);
@@ -235,7 +235,8 @@ impl Fetcher {
                 chain: chain.to_vec(),
                 problem,
             };
-            let origin = current.origin().ascii_serialization();
+            // Politeness is per host (whatever the scheme or port).
+            let origin = current.host_str().unwrap_or_default().to_ascii_lowercase();
             pace.enter(&origin);
             let result = self.request(current.as_str(), want);
             pace.leave(&origin);
