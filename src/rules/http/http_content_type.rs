@@ -4,7 +4,7 @@ use std::ops::Range;
 
 use crate::declare_rule;
 use crate::diagnostic::{shown, Diagnostic};
-use crate::rule::{Rule, RuleMeta};
+use crate::rule::Rule;
 
 declare_rule! {
     /// ## What it does
@@ -48,13 +48,7 @@ declare_rule! {
     }
 }
 
-pub struct Check;
-
-impl Rule for Check {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-}
+impl Rule for Check {}
 
 /// Whether a `Content-Type` value is one a sitemap may be served with (parameters ignored).
 pub fn acceptable(content_type: &str) -> bool {

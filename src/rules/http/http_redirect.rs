@@ -5,7 +5,7 @@ use std::ops::Range;
 use super::{chain_text, Fetched};
 use crate::declare_rule;
 use crate::diagnostic::{shown, Diagnostic};
-use crate::rule::{Rule, RuleMeta};
+use crate::rule::Rule;
 
 declare_rule! {
     /// ## What it does
@@ -49,13 +49,7 @@ declare_rule! {
     }
 }
 
-pub struct Check;
-
-impl Rule for Check {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-}
+impl Rule for Check {}
 
 /// `what` listed at `chain[0].0` redirected through `chain` to `last`.
 pub fn redirected(

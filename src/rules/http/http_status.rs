@@ -5,7 +5,7 @@ use std::ops::Range;
 use super::Fetched;
 use crate::declare_rule;
 use crate::diagnostic::{shown, Diagnostic, Severity};
-use crate::rule::{Rule, RuleMeta};
+use crate::rule::Rule;
 
 declare_rule! {
     /// ## What it does
@@ -53,13 +53,7 @@ declare_rule! {
     }
 }
 
-pub struct Check;
-
-impl Rule for Check {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-}
+impl Rule for Check {}
 
 /// `what` at `url` answered `status` (not 200).
 pub fn status(

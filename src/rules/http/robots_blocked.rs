@@ -3,7 +3,7 @@
 use crate::declare_rule;
 use crate::diagnostic::{shown, Diagnostic};
 use crate::pipeline::model::{Entry, Sitemap};
-use crate::rule::{Context, Rule, RuleMeta};
+use crate::rule::{Context, Rule};
 use crate::values::robots::Verdict;
 
 declare_rule! {
@@ -47,13 +47,7 @@ declare_rule! {
     }
 }
 
-pub struct Check;
-
 impl Rule for Check {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-
     fn check_entry(&self, sitemap: &Sitemap<'_>, entry: &Entry<'_>, cx: &mut Context<'_>) {
         let Some(robots) = cx.settings.robots.as_deref() else {
             return;

@@ -4,7 +4,7 @@ use std::ops::Range;
 
 use crate::declare_rule;
 use crate::diagnostic::{shown, Diagnostic, Severity};
-use crate::rule::{Rule, RuleMeta};
+use crate::rule::Rule;
 
 declare_rule! {
     /// ## What it does
@@ -48,13 +48,7 @@ declare_rule! {
     }
 }
 
-pub struct Check;
-
-impl Rule for Check {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-}
+impl Rule for Check {}
 
 /// The `Sitemap:` value at `span` is no absolute http(s) URL: `problem` says why.
 pub fn invalid(span: Range<usize>, value: &str, problem: &str, origin: &str) -> Diagnostic {

@@ -4,7 +4,7 @@ use std::ops::Range;
 
 use crate::declare_rule;
 use crate::diagnostic::{shown, Diagnostic};
-use crate::rule::{Rule, RuleMeta};
+use crate::rule::Rule;
 
 declare_rule! {
     /// ## What it does
@@ -51,13 +51,7 @@ declare_rule! {
     }
 }
 
-pub struct Check;
-
-impl Rule for Check {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-}
+impl Rule for Check {}
 
 /// The sitemap at `url` is an HTML page; `by` says how that was seen.
 pub fn html(span: Range<usize>, url: &str, by: &str) -> Diagnostic {

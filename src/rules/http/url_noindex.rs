@@ -4,7 +4,7 @@ use std::ops::Range;
 
 use crate::declare_rule;
 use crate::diagnostic::{shown, Diagnostic};
-use crate::rule::{Rule, RuleMeta};
+use crate::rule::Rule;
 
 declare_rule! {
     /// ## What it does
@@ -44,13 +44,7 @@ declare_rule! {
     }
 }
 
-pub struct Check;
-
-impl Rule for Check {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-}
+impl Rule for Check {}
 
 /// The page at `url` says `noindex` through `how` (the header or tag, as served).
 pub fn noindex(span: Range<usize>, url: &str, how: &str) -> Diagnostic {

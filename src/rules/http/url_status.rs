@@ -5,7 +5,7 @@ use std::ops::Range;
 use super::chain_text;
 use crate::declare_rule;
 use crate::diagnostic::{shown, Diagnostic, Severity};
-use crate::rule::{Rule, RuleMeta};
+use crate::rule::Rule;
 
 declare_rule! {
     /// ## What it does
@@ -50,13 +50,7 @@ declare_rule! {
     }
 }
 
-pub struct Check;
-
-impl Rule for Check {
-    fn meta(&self) -> &'static RuleMeta {
-        &META
-    }
-}
+impl Rule for Check {}
 
 /// The page at `url` answered `status` (4xx or 5xx).
 pub fn failed(span: Range<usize>, url: &str, status: u16, reason: &str) -> Diagnostic {
