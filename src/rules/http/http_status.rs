@@ -93,11 +93,22 @@ pub fn unreachable(span: Range<usize>, what: Fetched, url: &str, problem: &str) 
     Diagnostic::new(
         &META,
         span,
-        format!("the {} `{}` could not be fetched: {problem}", what.noun(), shown(url)),
+        format!(
+            "the {} `{}` could not be fetched: {problem}",
+            what.noun(),
+            shown(url)
+        ),
     )
     .with_label("no answer")
-    .with_help(format!(
-        "make the {} answer 200 OK at this URL within the time limits (`--connect-timeout`, `--read-timeout`)",
-        what.noun()
-    ))
+    .with_help(if problem.contains("timed out") {
+        format!(
+            "make the {} answer sooner, or allow more time (`--connect-timeout`, `--read-timeout`)",
+            what.noun()
+        )
+    } else {
+        format!(
+            "make the {} answer 200 OK at this URL, or list the URL it is served at",
+            what.noun()
+        )
+    })
 }
