@@ -17,26 +17,24 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 use server::{Body, Reply, Server};
 
-fn urlset(locs: &[&str]) -> String {
-    let mut s = String::from(
-        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n",
+/// A `<urlset>` (entries `url`) or `<sitemapindex>` (entries `sitemap`) of `locs` on the server.
+fn document(root: &str, entry: &str, locs: &[&str]) -> String {
+    let mut s = format!(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<{root} xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n"
     );
     for l in locs {
-        s.push_str(&format!("  <url><loc>{{base}}{l}</loc></url>\n"));
+        s.push_str(&format!("  <{entry}><loc>{{base}}{l}</loc></{entry}>\n"));
     }
-    s.push_str("</urlset>\n");
+    s.push_str(&format!("</{root}>\n"));
     s
 }
 
+fn urlset(locs: &[&str]) -> String {
+    document("urlset", "url", locs)
+}
+
 fn index(locs: &[&str]) -> String {
-    let mut s = String::from(
-        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n",
-    );
-    for l in locs {
-        s.push_str(&format!("  <sitemap><loc>{{base}}{l}</loc></sitemap>\n"));
-    }
-    s.push_str("</sitemapindex>\n");
-    s
+    document("sitemapindex", "sitemap", locs)
 }
 
 fn html(head: &str) -> Reply {

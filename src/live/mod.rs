@@ -78,7 +78,7 @@ pub struct Outcome {
 
 /// Where a URL came from: where its fetch problems are reported.
 #[derive(Debug, Clone)]
-enum From {
+enum Whence {
     /// An argument: at 1:1 of its own report.
     Argument,
     /// A `Sitemap:` line of robots.txt, or a `<loc>` of an index: at this span of that report.
@@ -129,11 +129,8 @@ pub fn check(
         if is_site_root(url) {
             run.site(url, &mut counted)?;
         } else {
-            let found = run.sitemap(url, From::Argument, true, &mut counted)?;
-            for d in found {
-                // An argument's problems are its own report's, made in `sitemap`.
-                debug_assert!(d.primary.span.is_empty());
-            }
+            // An argument's fetch problems go into its own report: none come back.
+            run.sitemap(url, Whence::Argument, true, &mut counted)?;
         }
     }
     let refused = std::mem::take(&mut *run.refused.lock().unwrap_or_else(PoisonError::into_inner));
@@ -237,7 +234,7 @@ impl Run<'_> {
             ));
             match found {
                 Some(url) => {
-                    self.sitemap(&url, From::Argument, true, emit)?;
+                    self.sitemap(&url, Whence::Argument, true, emit)?;
                 }
                 None => findings.push(
                     http_status::unreachable(
@@ -254,7 +251,7 @@ impl Run<'_> {
             if !seen.insert(url.clone()) {
                 continue;
             }
-            findings.extend(self.sitemap(&url, From::At(span), true, emit)?);
+            findings.extend(self.sitemap(&url, Whence::At(span), true, emit)?);
         }
         let report = engine::report_of(SourceFile::new(&robots_url, text), findings, self.settings);
         emit(Checked {
@@ -269,14 +266,14 @@ impl Run<'_> {
     fn sitemap(
         &self,
         url: &str,
-        from: From,
+        from: Whence,
         follow: bool,
         emit: &mut dyn FnMut(Checked) -> io::Result<()>,
     ) -> io::Result<Vec<Diagnostic>> {
         let (found, checked) = self.fetch_and_check(url, &from, follow);
         let Some(mut checked) = checked else {
             return Ok(match from {
-                From::Argument => {
+                Whence::Argument => {
                     let report = engine::report_of(SourceFile::new(url, ""), found, self.settings);
                     emit(Checked {
                         report,
@@ -284,7 +281,7 @@ impl Run<'_> {
                     })?;
                     Vec::new()
                 }
-                From::At(_) => found,
+                Whence::At(_) => found,
             });
         };
         if follow && checked.report.site.kind == Kind::Index {
@@ -292,7 +289,7 @@ impl Run<'_> {
             let mut extra = self.children(&children, emit)?;
             checked.report.diagnostics.append(&mut extra);
         }
-        let report_own = matches!(from, From::Argument);
+        let report_own = matches!(from, Whence::Argument);
         if report_own {
             checked.report.diagnostics.extend(found.iter().cloned());
         }
@@ -306,12 +303,12 @@ impl Run<'_> {
     fn fetch_and_check(
         &self,
         url: &str,
-        from: &From,
+        from: &Whence,
         collect: bool,
     ) -> (Vec<Diagnostic>, Option<Checked>) {
         let span = match from {
-            From::Argument => 0..0,
-            From::At(span) => span.clone(),
+            Whence::Argument => 0..0,
+            Whence::At(span) => span.clone(),
         };
         let mut found = Vec::new();
         let answer = match self.fetch(url, Want::Whole, &self.pace) {
@@ -417,7 +414,7 @@ impl Run<'_> {
             jobs,
             |i| {
                 let (url, span) = &children[i];
-                Ok(self.fetch_and_check(url, &From::At(span.clone()), false))
+                Ok(self.fetch_and_check(url, &Whence::At(span.clone()), false))
             },
             |r| match r {
                 Ok((_, Some(c))) => c.report.source.text().len(),

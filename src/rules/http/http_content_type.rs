@@ -11,8 +11,9 @@ declare_rule! {
     /// Reports a sitemap whose `Content-Type` is none of the types a sitemap is served with:
     /// `application/xml`, `text/xml` (or another `+xml` type), `text/plain` (text sitemaps),
     /// `application/gzip` or `application/x-gzip`. A missing `Content-Type` is reported too, and
-    /// so is a `Content-Encoding` other than `gzip` (the only one asked for). `text/html` is
-    /// `sitemap-is-html`. The finding is placed where the URL came from.
+    /// so is a `Content-Encoding` other than `gzip` (the only one asked for). An HTML page is
+    /// `sitemap-is-html`; a sitemap served as `text/html` is this rule. The finding is placed
+    /// where the URL came from.
     ///
     /// ## Why is this bad?
     /// Crawlers sniff the content, but a wrong type is a sign that the server does not know the

@@ -9,8 +9,10 @@ use crate::rule::Rule;
 declare_rule! {
     /// ## What it does
     /// Reports a sitemap URL that answers with an HTML page instead of a sitemap, judged by its
-    /// content (it begins with `<!DOCTYPE html>`, `<html>`, `<head>` or `<body>`) or its
-    /// `Content-Type: text/html`. The page is not checked further. The finding is placed where
+    /// content (after a BOM, white space and comments it begins with `<!DOCTYPE html>`,
+    /// `<html>`, `<head>` or `<body>`), and says whether it was also served as
+    /// `Content-Type: text/html`. The page is not checked further. (XML served as `text/html`
+    /// is checked, and its type is `http-content-type`.) The finding is placed where
     /// the URL came from: the `<loc>` of the parent index, the robots.txt `Sitemap:` line, or
     /// line 1 of the URL's report for a URL given on the command line.
     ///
