@@ -343,15 +343,21 @@ impl Run<'_> {
             return (found, None);
         }
         let declared = answer.content_type.as_deref().map(str::to_ascii_lowercase);
-        if declared
+        let served_html = declared
             .as_deref()
-            .is_some_and(|t| t.starts_with("text/html"))
-        {
-            found.push(sitemap_is_html::html(span, url, "served as `text/html`"));
-            return (found, None);
-        }
+            .is_some_and(|t| t.starts_with("text/html"));
         if let Some(coding) = &answer.unknown_coding {
             found.push(http_content_type::encoding(span, url, coding));
+            return (found, None);
+        }
+        if let Some(problem) = &answer.coding_problem {
+            let problem = format!("its `Content-Encoding: gzip` body is corrupt ({problem})");
+            found.push(http_status::unreachable(
+                span,
+                Fetched::Sitemap,
+                url,
+                &problem,
+            ));
             return (found, None);
         }
         if !declared
@@ -370,11 +376,14 @@ impl Run<'_> {
             .is_some_and(|t| t.starts_with("text/plain"));
         let bytes = answer.into_bytes(self.settings.max_size);
         if looks_like_html(&bytes.data) {
-            found.push(sitemap_is_html::html(
-                span,
-                url,
-                "its content is an HTML page",
-            ));
+            let by = if served_html {
+                " (served as `text/html`)"
+            } else {
+                ""
+            };
+            // The content type is this rule's concern, not `http-content-type`'s.
+            found.retain(|d| d.rule.name != http_content_type::META.name);
+            found.push(sitemap_is_html::html(span, url, by));
             return (found, None);
         }
         let origin = split_origin(&final_url).map(|(o, _)| o);

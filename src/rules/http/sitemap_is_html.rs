@@ -55,12 +55,13 @@ declare_rule! {
 
 impl Rule for Check {}
 
-/// The sitemap at `url` is an HTML page; `by` says how that was seen.
-pub fn html(span: Range<usize>, url: &str, by: &str) -> Diagnostic {
+/// The sitemap at `url` is an HTML page; `served` says how it was served, when that says so too
+/// (` (served as `text/html`)`).
+pub fn html(span: Range<usize>, url: &str, served: &str) -> Diagnostic {
     Diagnostic::new(
         &META,
         span,
-        format!("the sitemap `{}` is an HTML page ({by})", shown(url)),
+        format!("the sitemap `{}` is an HTML page{served}", shown(url)),
     )
     .with_label("HTML, not a sitemap")
     .with_note("Search Console: \"Sitemap is HTML\"; the page was not checked as a sitemap")
