@@ -479,13 +479,27 @@ fn page_requests_keep_the_rate_and_connection_limits() {
     let min_gap = gaps.iter().min().copied().unwrap();
     let span = pages.last().unwrap().at - pages[0].at;
     let rate = (pages.len() - 1) as f64 / span.as_secs_f64();
+    // The most requests that arrived within any one second.
+    let most_in_a_second = pages
+        .iter()
+        .map(|p| {
+            pages
+                .iter()
+                .filter(|q| q.at >= p.at && q.at - p.at < Duration::from_secs(1))
+                .count()
+        })
+        .max()
+        .unwrap();
     eprintln!(
-        "politeness: --max-rps 5: {} page requests in {span:?}, {rate:.2} per second, smallest gap {min_gap:?}",
+        "politeness: --max-rps 5: {} page requests in {span:?}, {rate:.2} per second, at most \
+         {most_in_a_second} within one second, smallest gap {min_gap:?}",
         pages.len()
     );
-    // The client spaces the starts 200 ms apart; arrival at the server jitters a little.
-    assert!(min_gap >= Duration::from_millis(120), "{min_gap:?}");
+    // The client spaces the starts 200 ms apart; their arrival at the server jitters (one
+    // request delayed on a loaded machine arrives close to the next): one more within a second
+    // is that jitter, never a burst.
     assert!(rate <= 5.2, "{rate}");
+    assert!(most_in_a_second <= 6, "{most_in_a_second}");
 
     // A high rate: the connection limit holds.
     let server = Server::start(routes);
