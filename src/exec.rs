@@ -184,102 +184,6 @@ impl<T> Drop for Departure<'_, T> {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use std::sync::atomic::{AtomicUsize, Ordering};
-
-    /// Runs 200 items on `jobs` threads, each result weighing `weight`, with `consume_us` of work
-    /// per consumed result; checks the order and returns the most results alive at once.
-    fn peak_alive(jobs: usize, weight: usize, consume_us: u64) -> usize {
-        let alive = AtomicUsize::new(0);
-        let peak = AtomicUsize::new(0);
-        let mut seen = Vec::new();
-        ordered(
-            200,
-            jobs,
-            |i| {
-                let now = alive.fetch_add(1, Ordering::SeqCst) + 1;
-                peak.fetch_max(now, Ordering::SeqCst);
-                // Later items finish first now and then, to exercise the re-ordering.
-                std::thread::sleep(std::time::Duration::from_micros(
-                    ((i * 7919) % 13) as u64 * 50,
-                ));
-                Ok(i)
-            },
-            |_| weight,
-            |i, r| {
-                assert_eq!(r.unwrap(), i);
-                seen.push(i);
-                std::thread::sleep(std::time::Duration::from_micros(consume_us));
-                alive.fetch_sub(1, Ordering::SeqCst);
-                Ok(())
-            },
-        )
-        .unwrap();
-        assert_eq!(seen, (0..200).collect::<Vec<_>>());
-        peak.load(Ordering::SeqCst)
-    }
-
-    #[test]
-    fn results_come_in_order_with_a_bounded_number_alive() {
-        for jobs in [1, 2, 4] {
-            // Results that hold a lot of text: no more than 2 × jobs alive.
-            let heavy = peak_alive(jobs, HELD_WEIGHT, 0);
-            assert!(
-                heavy <= 2 * jobs,
-                "jobs {jobs}: {heavy} heavy results alive"
-            );
-            let heavy_slow = peak_alive(jobs, HELD_WEIGHT, 500);
-            assert!(heavy_slow <= 2 * jobs, "jobs {jobs}: {heavy_slow}");
-            // Light ones: up to 32 × jobs, and the helpers do run ahead of a slow consumer.
-            let light = peak_alive(jobs, 1, 500);
-            assert!(
-                light <= 32 * jobs,
-                "jobs {jobs}: {light} light results alive"
-            );
-            if jobs > 1 {
-                assert!(
-                    light > 2 * jobs,
-                    "jobs {jobs}: helpers did not run ahead ({light})"
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn a_failing_consumer_stops_the_workers_and_a_panic_becomes_an_error() {
-        // Heavy results: at most 2 × jobs taken ahead; light ones: at most 32 × jobs.
-        for (weight, most) in [(HELD_WEIGHT, 20), (0, 6 + 32 * 2 + 2)] {
-            let taken = AtomicUsize::new(0);
-            let r = ordered(
-                1000,
-                2,
-                |i| {
-                    taken.fetch_add(1, Ordering::SeqCst);
-                    if i == 1 {
-                        panic!("boom");
-                    }
-                    Ok(i)
-                },
-                |_| weight,
-                |i, r| {
-                    if i == 1 {
-                        assert!(r.is_err(), "the panic is an error result");
-                    }
-                    if i == 5 {
-                        return Err(io::Error::from(io::ErrorKind::BrokenPipe));
-                    }
-                    Ok(())
-                },
-            );
-            assert_eq!(r.unwrap_err().kind(), io::ErrorKind::BrokenPipe);
-            let taken = taken.load(Ordering::SeqCst);
-            assert!(taken < most, "workers stopped early: {taken} taken");
-        }
-    }
-}
-
 /// Politeness per host for the live check's requests (see `pipeline::fetch::Pace`): at most
 /// `connections` requests to one origin at once, whatever they are for; the starts of rated
 /// requests (the pages of `--check-urls`, through [`Rated`]) at least `1 / rps` seconds apart;
@@ -441,4 +345,100 @@ pub fn map_all<T: Send>(n: usize, jobs: usize, work: impl Fn(usize) -> T + Sync)
         *slot = catch_unwind(AssertUnwindSafe(|| work(i))).ok();
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    /// Runs 200 items on `jobs` threads, each result weighing `weight`, with `consume_us` of work
+    /// per consumed result; checks the order and returns the most results alive at once.
+    fn peak_alive(jobs: usize, weight: usize, consume_us: u64) -> usize {
+        let alive = AtomicUsize::new(0);
+        let peak = AtomicUsize::new(0);
+        let mut seen = Vec::new();
+        ordered(
+            200,
+            jobs,
+            |i| {
+                let now = alive.fetch_add(1, Ordering::SeqCst) + 1;
+                peak.fetch_max(now, Ordering::SeqCst);
+                // Later items finish first now and then, to exercise the re-ordering.
+                std::thread::sleep(std::time::Duration::from_micros(
+                    ((i * 7919) % 13) as u64 * 50,
+                ));
+                Ok(i)
+            },
+            |_| weight,
+            |i, r| {
+                assert_eq!(r.unwrap(), i);
+                seen.push(i);
+                std::thread::sleep(std::time::Duration::from_micros(consume_us));
+                alive.fetch_sub(1, Ordering::SeqCst);
+                Ok(())
+            },
+        )
+        .unwrap();
+        assert_eq!(seen, (0..200).collect::<Vec<_>>());
+        peak.load(Ordering::SeqCst)
+    }
+
+    #[test]
+    fn results_come_in_order_with_a_bounded_number_alive() {
+        for jobs in [1, 2, 4] {
+            // Results that hold a lot of text: no more than 2 × jobs alive.
+            let heavy = peak_alive(jobs, HELD_WEIGHT, 0);
+            assert!(
+                heavy <= 2 * jobs,
+                "jobs {jobs}: {heavy} heavy results alive"
+            );
+            let heavy_slow = peak_alive(jobs, HELD_WEIGHT, 500);
+            assert!(heavy_slow <= 2 * jobs, "jobs {jobs}: {heavy_slow}");
+            // Light ones: up to 32 × jobs, and the helpers do run ahead of a slow consumer.
+            let light = peak_alive(jobs, 1, 500);
+            assert!(
+                light <= 32 * jobs,
+                "jobs {jobs}: {light} light results alive"
+            );
+            if jobs > 1 {
+                assert!(
+                    light > 2 * jobs,
+                    "jobs {jobs}: helpers did not run ahead ({light})"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_failing_consumer_stops_the_workers_and_a_panic_becomes_an_error() {
+        // Heavy results: at most 2 × jobs taken ahead; light ones: at most 32 × jobs.
+        for (weight, most) in [(HELD_WEIGHT, 20), (0, 6 + 32 * 2 + 2)] {
+            let taken = AtomicUsize::new(0);
+            let r = ordered(
+                1000,
+                2,
+                |i| {
+                    taken.fetch_add(1, Ordering::SeqCst);
+                    if i == 1 {
+                        panic!("boom");
+                    }
+                    Ok(i)
+                },
+                |_| weight,
+                |i, r| {
+                    if i == 1 {
+                        assert!(r.is_err(), "the panic is an error result");
+                    }
+                    if i == 5 {
+                        return Err(io::Error::from(io::ErrorKind::BrokenPipe));
+                    }
+                    Ok(())
+                },
+            );
+            assert_eq!(r.unwrap_err().kind(), io::ErrorKind::BrokenPipe);
+            let taken = taken.load(Ordering::SeqCst);
+            assert!(taken < most, "workers stopped early: {taken} taken");
+        }
+    }
 }
