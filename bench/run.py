@@ -47,6 +47,7 @@ RELEASE = os.path.join(TARGET, "release")
 LINT = os.path.join(RELEASE, "sitemap-lint")
 FLOOR = os.path.join(RELEASE, "examples", "roxmltree_floor")
 UNCAPPED = os.path.join(RELEASE, "examples", "check_uncapped")
+SERVE = os.path.join(RELEASE, "examples", "serve_dir")
 
 # Bump when the generated content changes, so cached inputs are regenerated.
 GENERATOR_VERSION = "3"
@@ -62,6 +63,8 @@ MAX_VS_FLOOR = 1.35
 MAX_RSS_PER_BYTE = 4.5
 MAX_SMALL_VS_XMLLINT = 0.35
 MAX_SCALING = 1.25  # time and RSS per input byte on the 1,000,000-URL file vs the 50,000-URL file
+MAX_LIVE_VS_DISK = 1.5  # issue 20: an index of 1,000 children served from loopback vs the same files on disk
+MAX_LIVE_RSS_VS_FILE = 2.0  # issue 20: its peak RSS vs checking the largest of its files alone
 
 LANGS = ("en", "de", "fr", "es")
 WORDS = (
@@ -212,6 +215,21 @@ def generate(out, quick):
     if not os.path.exists(hostile):
         os.makedirs(out, exist_ok=True)
         write(hostile, adversarial(s["max_size"]))
+    # The children of live-1000 (issue 20), written on their own with their own stamp, so that
+    # `--only live-1000` regenerates nothing else: 1,000 sitemaps of 1,000 URLs (20 of 100 with
+    # --quick). Their index is written when the server runs (its URL has the port).
+    children, urls = (20, 100) if quick else (1_000, 1_000)
+    live = os.path.join(out, "live-1000")
+    live_stamp = os.path.join(live, "STAMP")
+    live_want = f"generator {GENERATOR_VERSION} {children} × {urls}\n"
+    if not (os.path.exists(live_stamp) and open(live_stamp).read() == live_want):
+        if os.path.isdir(live):
+            shutil.rmtree(live)
+        os.makedirs(live)
+        for k in range(children):
+            write(os.path.join(live, f"s-{k:04}.xml"), plain_urlset(urls, k * urls))
+        with open(live_stamp, "w") as f:
+            f.write(live_want)
     if os.path.exists(stamp) and open(stamp).read() == want:
         return
     print(f"generating inputs into {os.path.relpath(out, ROOT)} …", file=sys.stderr)
@@ -285,6 +303,18 @@ class Result:
 
 
 GNU_TIME = "/usr/bin/time" if os.access("/usr/bin/time", os.X_OK) else None
+
+
+def live_index(live_dir, base):
+    """Writes live-1000/sitemap_index.xml, listing every child at `base` (the server's URL, known
+    only once it runs): the same file is served and read from disk."""
+    children = sorted(f for f in os.listdir(live_dir) if f.startswith("s-"))
+    parts = ['<?xml version="1.0" encoding="UTF-8"?>\n', f'<sitemapindex xmlns="{SITEMAP_NS}">\n']
+    for name in children:
+        parts.append(f"  <sitemap><loc>{base}/{name}</loc></sitemap>\n")
+    parts.append("</sitemapindex>\n")
+    write(os.path.join(live_dir, "sitemap_index.xml"), "".join(parts).encode())
+    return [os.path.join(live_dir, c) for c in children]
 
 
 def warm(paths):
@@ -375,7 +405,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="small inputs, 1 run each (smoke test)")
     ap.add_argument("--runs", type=int, help="runs per tool and input (default 5; 2 for the 1,000,000-URL file; 1 with --quick)")
-    ap.add_argument("--only", help="comma-separated input names (urls-50k, max-52mb, max-52mb.gz, index-50k, adversarial, urls-1m, small-1000)")
+    ap.add_argument("--only", help="comma-separated input names (urls-50k, max-52mb, max-52mb.gz, index-50k, adversarial, urls-1m, small-1000, live-1000)")
     ap.add_argument("--no-build", action="store_true", help="use the binaries already in target/release")
     ap.add_argument("--xsd-dir", default=os.path.join(ROOT, "..", "shared", "corpus", "xsd"), help="the official XSDs (default ../shared/corpus/xsd)")
     args = ap.parse_args()
@@ -384,7 +414,7 @@ def main():
 
     if not args.no_build:
         cmd = ["cargo", "build", "--release", "--quiet", "--bin", "sitemap-lint",
-               "--example", "roxmltree_floor", "--example", "check_uncapped"]
+               "--example", "roxmltree_floor", "--example", "check_uncapped", "--example", "serve_dir"]
         print("$ " + " ".join(cmd), file=sys.stderr)
         subprocess.run(cmd, cwd=ROOT, check=True)
 
@@ -449,6 +479,22 @@ def main():
             (floor + " (one process)", [FLOOR, *small_files]),
         ], small=True),
     ]
+    # issue 20: an index of 1,000 children of 1,000 URLs, served from loopback by
+    # examples/serve_dir.rs (keep-alive, a thread per connection), against the same files on disk.
+    # The children's URLs are on www.example.com and the index's on 127.0.0.1: both runs turn
+    # off the two rules that says so, and the live run allows the loopback host.
+    server = None
+    if not args.only or "live-1000" in args.only.split(","):
+        server = subprocess.Popen([SERVE, p("live-1000")], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        base = server.stdout.readline().strip()
+        live_files = live_index(p("live-1000"), base)
+        largest = max(live_files, key=os.path.getsize)
+        quiet = ["--allow", "loc-private-host", "--allow", "loc-outside-scope"]
+        cases.append(dict(name="live-1000", files=[p("live-1000/sitemap_index.xml"), *live_files], tools=[
+            (lint + " over HTTP (loopback)", [LINT, "check", "--allow-private-hosts", *quiet, base + "/sitemap_index.xml"]),
+            (lint + " (the same files on disk)", [LINT, "check", *quiet, p("live-1000")]),
+            (lint + " (its largest file alone)", [LINT, "check", *quiet, largest]),
+        ], live=True))
     if args.only:
         wanted = set(args.only.split(","))
         unknown = wanted - {c["name"] for c in cases}
@@ -508,8 +554,16 @@ def main():
         if case.get("small") and xref:
             checks.append((f"{label}: one run ≤ {MAX_SMALL_VS_XMLLINT:.2f} × one xmllint --schema process", med[ours] / med[xref], MAX_SMALL_VS_XMLLINT,
                            in_floors(MAX_SMALL_VS_XMLLINT, med, results, ours, xref, fref)))
+        if case.get("live"):
+            disk, alone = names[1], names[2]
+            checks.append((f"{label}: time over HTTP ≤ {MAX_LIVE_VS_DISK} × the same files on disk", med[ours] / med[disk], MAX_LIVE_VS_DISK, ""))
+            checks.append((f"{label}: peak RSS over HTTP ≤ {MAX_LIVE_RSS_VS_FILE} × checking its largest file alone", max(r.rss) / max(results[alone].rss), MAX_LIVE_RSS_VS_FILE, ""))
         if case["name"] in ("urls-50k", "urls-1m"):
             per_byte[case["name"]] = (med[ours] / size, max(r.rss) / size)
+
+    if server:
+        server.stdin.close()
+        server.wait(timeout=10)
 
     if "urls-50k" in per_byte and "urls-1m" in per_byte:
         (t_small, m_small), (t_big, m_big) = per_byte["urls-50k"], per_byte["urls-1m"]

@@ -60,6 +60,8 @@ pub enum Category {
     Value,
     /// The protocol's count limits.
     Limits,
+    /// The site as served: HTTP answers, robots.txt, the pages listed (live checks).
+    Http,
     /// Inline suppression comments.
     Suppression,
     /// Failures of the checker itself.
@@ -67,7 +69,7 @@ pub enum Category {
 }
 
 impl Category {
-    pub const ALL: [Category; 10] = [
+    pub const ALL: [Category; 11] = [
         Category::Input,
         Category::Encoding,
         Category::Xml,
@@ -76,6 +78,7 @@ impl Category {
         Category::Date,
         Category::Value,
         Category::Limits,
+        Category::Http,
         Category::Suppression,
         Category::Internal,
     ];
@@ -90,6 +93,7 @@ impl Category {
             Category::Date => "date",
             Category::Value => "value",
             Category::Limits => "limits",
+            Category::Http => "http",
             Category::Suppression => "suppression",
             Category::Internal => "internal",
         }
@@ -172,6 +176,9 @@ pub struct Diagnostic {
     pub help: Option<String>,
     /// The edits that fix it, when the repair is certain enough to offer (see [`Fix`]).
     pub fix: Option<Fix>,
+    /// The most this finding is reported at, whatever its rule's severity (a redirect answered
+    /// to `--check-urls` is a warning of `url-status`, whose errors are 4xx and 5xx).
+    pub at_most: Option<Severity>,
     /// Secondary labels dropped beyond [`MAX_LABELS`], and the note that counts them.
     unlabelled: Option<(usize, usize)>,
 }
@@ -190,6 +197,7 @@ impl Diagnostic {
             notes: Vec::new(),
             help: None,
             fix: None,
+            at_most: None,
             unlabelled: None,
         }
     }
@@ -203,6 +211,12 @@ impl Diagnostic {
         d.help = finding.help;
         d.fix = finding.fix;
         d
+    }
+
+    /// Reports this finding at `severity` at most (see [`Diagnostic::at_most`]).
+    pub fn at_most(mut self, severity: Severity) -> Self {
+        self.at_most = Some(severity);
+        self
     }
 
     /// Offers `fix` (see [`Fix`]).

@@ -83,6 +83,16 @@ pub fn check_bytes(name: &str, bytes: Bytes, settings: &Settings) -> FileReport 
     report
 }
 
+/// The report of a text that is not a sitemap (a robots.txt fetched for a live check) with the
+/// findings made about it: severities applied, spans clamped, sorted as every report.
+pub fn report_of(
+    source: SourceFile,
+    diagnostics: Vec<Diagnostic>,
+    settings: &Settings,
+) -> FileReport {
+    finish(source, diagnostics, &[], settings)
+}
+
 /// Applies inline suppressions, configured severities, drops disabled rules, clamps spans and sorts.
 fn finish(
     source: SourceFile,
@@ -95,7 +105,7 @@ fn finish(
     }
     diagnostics.retain_mut(|d| match settings.severity_of(d.rule) {
         Some(sev) => {
-            d.severity = sev;
+            d.severity = d.at_most.map_or(sev, |most| sev.min(most));
             d.primary.span = source.clamp_range(d.primary.span.clone());
             for l in &mut d.secondary {
                 l.span = source.clamp_range(l.span.clone());
@@ -517,7 +527,12 @@ impl<'s, 'c> Walk<'s, 'c> {
         for collector in &mut self.collectors {
             collector.entry(head, entry, &mut self.cx);
         }
-        self.site.entry(head, entry, self.cx.settings.collect_set);
+        self.site.entry(
+            head,
+            entry,
+            self.cx.settings.collect_set,
+            self.cx.settings.collect_pages,
+        );
     }
 
     fn root_until(&mut self, head: &Sitemap<'s>, children: &RootChildren<'_>, limit: usize) {

@@ -184,6 +184,169 @@ impl<T> Drop for Departure<'_, T> {
     }
 }
 
+/// Politeness per host for the live check's requests (see `pipeline::fetch::Pace`): at most
+/// `connections` requests to one origin at once, whatever they are for; the starts of rated
+/// requests (the pages of `--check-urls`, through [`Rated`]) at least `1 / rps` seconds apart;
+/// and none while the origin is paused by a `Retry-After`. Unrated requests (robots.txt,
+/// sitemaps) go through the pace itself.
+#[cfg(feature = "http")]
+pub struct HostPace {
+    connections: usize,
+    /// The least time between two rated requests' starts to one origin.
+    interval: Option<std::time::Duration>,
+    hosts: Mutex<std::collections::HashMap<String, HostState>>,
+    changed: Condvar,
+}
+
+#[cfg(feature = "http")]
+#[derive(Default)]
+struct HostState {
+    in_flight: usize,
+    /// The earliest time the next rated request may start.
+    next_rated: Option<std::time::Instant>,
+    /// No request starts before this (`Retry-After`).
+    paused: Option<std::time::Instant>,
+}
+
+/// The rated side of a [`HostPace`]: page requests.
+#[cfg(feature = "http")]
+pub struct Rated<'a>(pub &'a HostPace);
+
+#[cfg(feature = "http")]
+impl HostPace {
+    /// `rps`: rated requests per second per origin at most (`None`: no rate); `connections`: at
+    /// most this many requests at once per origin.
+    pub fn new(rps: Option<f64>, connections: usize) -> HostPace {
+        HostPace {
+            connections: connections.max(1),
+            interval: rps
+                .filter(|r| r.is_finite() && *r > 0.0)
+                .map(|r| std::time::Duration::from_secs_f64(1.0 / r)),
+            hosts: Mutex::new(std::collections::HashMap::new()),
+            changed: Condvar::new(),
+        }
+    }
+
+    fn enter_with(&self, origin: &str, rated: bool) {
+        let mut hosts = self.hosts.lock().unwrap_or_else(PoisonError::into_inner);
+        loop {
+            let now = std::time::Instant::now();
+            let state = hosts.entry(origin.to_owned()).or_default();
+            let until =
+                |t: Option<std::time::Instant>| t.and_then(|t| t.checked_duration_since(now));
+            let wait = match (
+                until(state.paused),
+                rated.then(|| until(state.next_rated)).flatten(),
+            ) {
+                (Some(a), Some(b)) => Some(a.max(b)),
+                (a, b) => a.or(b),
+            };
+            if state.in_flight < self.connections && wait.is_none() {
+                state.in_flight += 1;
+                if let (true, Some(interval)) = (rated, self.interval) {
+                    state.next_rated = Some(now + interval);
+                }
+                return;
+            }
+            hosts = match wait {
+                Some(d) => {
+                    self.changed
+                        .wait_timeout(hosts, d)
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .0
+                }
+                None => self
+                    .changed
+                    .wait(hosts)
+                    .unwrap_or_else(PoisonError::into_inner),
+            };
+        }
+    }
+
+    fn leave_origin(&self, origin: &str) {
+        let mut hosts = self.hosts.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(state) = hosts.get_mut(origin) {
+            state.in_flight = state.in_flight.saturating_sub(1);
+        }
+        drop(hosts);
+        self.changed.notify_all();
+    }
+
+    fn pause_origin(&self, origin: &str, wait: std::time::Duration) {
+        let mut hosts = self.hosts.lock().unwrap_or_else(PoisonError::into_inner);
+        let state = hosts.entry(origin.to_owned()).or_default();
+        let until = std::time::Instant::now() + wait;
+        state.paused = Some(state.paused.map_or(until, |t| t.max(until)));
+        drop(hosts);
+        self.changed.notify_all();
+    }
+}
+
+#[cfg(feature = "http")]
+impl crate::pipeline::fetch::Pace for HostPace {
+    fn enter(&self, origin: &str) {
+        self.enter_with(origin, false);
+    }
+
+    fn leave(&self, origin: &str) {
+        self.leave_origin(origin);
+    }
+
+    fn pause(&self, origin: &str, wait: std::time::Duration) {
+        self.pause_origin(origin, wait);
+    }
+}
+
+#[cfg(feature = "http")]
+impl crate::pipeline::fetch::Pace for Rated<'_> {
+    fn enter(&self, origin: &str) {
+        self.0.enter_with(origin, true);
+    }
+
+    fn leave(&self, origin: &str) {
+        self.0.leave_origin(origin);
+    }
+
+    fn pause(&self, origin: &str, wait: std::time::Duration) {
+        self.0.pause_origin(origin, wait);
+    }
+}
+
+/// Runs `work(i)` for `i` in `0..n` on up to `jobs` threads and returns the results in index
+/// order: for the live check's page requests, which wait on the network, not on a core (the
+/// results are small: findings about an answer, not file text). A panic in `work` leaves `None`
+/// at its index.
+pub fn map_all<T: Send>(n: usize, jobs: usize, work: impl Fn(usize) -> T + Sync) -> Vec<Option<T>> {
+    let mut out: Vec<Option<T>> = (0..n).map(|_| None).collect();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results = Mutex::new(&mut out);
+    thread::scope(|scope| {
+        for _ in 0..jobs.clamp(1, n.max(1)) {
+            let spawned = thread::Builder::new()
+                .name("sitemap-lint-fetch".into())
+                .stack_size(WORKER_STACK)
+                .spawn_scoped(scope, || loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    if i >= n {
+                        break;
+                    }
+                    if let Ok(r) = catch_unwind(AssertUnwindSafe(|| work(i))) {
+                        results.lock().unwrap_or_else(PoisonError::into_inner)[i] = Some(r);
+                    }
+                });
+            if spawned.is_err() {
+                break;
+            }
+        }
+    });
+    // Threads that could not be spawned leave work undone: do it here.
+    let done = next.load(std::sync::atomic::Ordering::Relaxed).min(n);
+    for (i, slot) in out.iter_mut().enumerate().skip(done) {
+        *slot = catch_unwind(AssertUnwindSafe(|| work(i))).ok();
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

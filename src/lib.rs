@@ -14,6 +14,8 @@ pub mod diagnostic;
 pub mod docs;
 pub mod engine;
 pub mod exec;
+#[cfg(feature = "http")]
+pub mod live;
 pub mod pipeline;
 pub mod render;
 pub mod rule;
@@ -54,6 +56,9 @@ pub struct Settings {
     /// Keep each file's `<loc>` fingerprints in its report for the check across the files of a
     /// run ([`site_set`]); set by the CLI when several files are checked.
     pub collect_set: bool,
+    /// Keep each `<url>`'s `<loc>` value and span in its report ([`site_set::FileSummary::pages`]),
+    /// for the live check's `--check-urls`.
+    pub collect_pages: bool,
     /// Threads one large file may use (parsing its pieces, checking its entries): the CLI's
     /// `--jobs`, by default the machine's available parallelism. 1 checks on the calling thread.
     pub threads: usize,
@@ -61,6 +66,9 @@ pub struct Settings {
     /// [`Settings::threads`] threads ([`split`]); smaller ones are parsed whole. Tests lower it to
     /// check that both ways give the same diagnostics.
     pub split_min: usize,
+    /// The robots.txt the `<loc>`s are checked against (`robots-blocked`): `--robots`, or the
+    /// site's own when a live site is checked. `None`: not checked.
+    pub robots: Option<std::sync::Arc<values::robots::Robots>>,
 }
 
 impl Default for Settings {
@@ -75,8 +83,10 @@ impl Default for Settings {
             site_root: None,
             max_url_length: config::DEFAULT_MAX_URL_LENGTH,
             collect_set: false,
+            collect_pages: false,
             threads: std::thread::available_parallelism().map_or(1, usize::from),
             split_min: pipeline::split::DEFAULT_SPLIT_MIN,
+            robots: None,
         }
     }
 }

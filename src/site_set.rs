@@ -52,6 +52,9 @@ pub struct FileSummary {
     pub locs: Vec<LocPrint>,
     /// Of an index, when collected: every `<loc>` value and its span.
     pub children: Vec<(String, Range<usize>)>,
+    /// Of a sitemap, with [`Settings::collect_pages`]: every `<loc>` value without URL errors,
+    /// and its span (the pages `--check-urls` requests).
+    pub pages: Vec<(String, Range<usize>)>,
 }
 
 impl Default for FileSummary {
@@ -61,6 +64,7 @@ impl Default for FileSummary {
             entries: 0,
             locs: Vec::new(),
             children: Vec::new(),
+            pages: Vec::new(),
         }
     }
 }
@@ -76,10 +80,10 @@ impl FileSummary {
     }
 
     /// Records one entry (called by the engine for every entry, before its children are released).
-    pub fn entry(&mut self, sitemap: &Sitemap<'_>, entry: &Entry<'_>, collect: bool) {
+    pub fn entry(&mut self, sitemap: &Sitemap<'_>, entry: &Entry<'_>, collect: bool, pages: bool) {
         self.kind = sitemap.kind;
         self.entries += 1;
-        if !collect {
+        if !collect && !pages {
             return;
         }
         let Some(loc) = entry.loc() else { return };
@@ -88,6 +92,12 @@ impl FileSummary {
             return;
         }
         let span = loc.span(sitemap.source);
+        if pages && sitemap.kind == Kind::UrlSet {
+            self.pages.push((value.to_owned(), span.clone()));
+        }
+        if !collect {
+            return;
+        }
         match sitemap.kind {
             Kind::UrlSet => {
                 if let (Ok(start), Ok(end)) = (u32::try_from(span.start), u32::try_from(span.end)) {

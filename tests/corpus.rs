@@ -6,6 +6,10 @@
 //! depend on the clock, and with the opt-in rule of its folder turned on. A fixture that needs the
 //! sitemap's URL has a sidecar `<fixture>.args` with one line `--sitemap-url URL`.
 //!
+//! The rules of a site as served (`http-status`, `robots-blocked`, …) have `.http` fixtures: a
+//! small site that a loopback server serves (see [`http_fixture`]), checked live, every report
+//! of the run rendered (the server's `http://127.0.0.1:PORT` written as such).
+//!
 //! Update the expected files after a reviewed change with `UPDATE_EXPECT=1 cargo test --test corpus`
 //! (or `UPDATE_EXPECT=rule-a,rule-b` for some rule folders only, `UPDATE_EXPECT=cases` for the cases).
 
@@ -14,6 +18,10 @@ use std::path::{Path, PathBuf};
 
 use sitemap_lint::render::{self, Format, RenderOptions};
 use sitemap_lint::{check_reader, rules, FileReport, Settings};
+
+#[cfg(feature = "http")]
+#[path = "support/server.rs"]
+mod server;
 
 fn corpus() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus")
@@ -37,6 +45,117 @@ fn fixtures(dir: &Path) -> Vec<PathBuf> {
         .collect();
     files.sort();
     files
+}
+
+/// The reports of a fixture: one for a sitemap file, those of a live run for a `.http` site.
+/// With the server's base URL for a `.http` fixture, which the rendered output masks.
+fn check_any(path: &Path) -> (Vec<FileReport>, Option<String>) {
+    if path.extension().is_some_and(|e| e == "http") {
+        return http_fixture(path);
+    }
+    (vec![check(path)], None)
+}
+
+/// The rendered reports with the server's port masked (`127.0.0.1:XXXXX`, as wide as the port,
+/// so that underlines stay under their text).
+fn masked(text: String, base: Option<&str>) -> String {
+    match base.and_then(|b| b.rsplit_once(':')) {
+        Some((host, port)) => text.replace(
+            &format!("{host}:{port}"),
+            &format!("{host}:{}", "X".repeat(port.len())),
+        ),
+        None => text,
+    }
+}
+
+/// A `.http` fixture: its first line `check PATH… [--check-urls]` names what to check, then each
+/// route is `=== PATH`, a status line `HTTP/1.1 NNN`, headers (`X-Gzip: N` gzips the body N
+/// times and is not sent), a blank line and the body. `{base}` is the server's
+/// `http://127.0.0.1:PORT`. The run allows private hosts and turns `loc-private-host` off (the
+/// server is on loopback).
+#[cfg(feature = "http")]
+fn http_fixture(path: &Path) -> (Vec<FileReport>, Option<String>) {
+    use server::{Reply, Server};
+    let text = fs::read_to_string(path).unwrap();
+    let (first, rest) = text.split_once('\n').unwrap();
+    let words: Vec<&str> = first.split_whitespace().collect();
+    assert_eq!(
+        words.first(),
+        Some(&"check"),
+        "{}: first line `check PATH…`",
+        path.display()
+    );
+    let mut routes = Vec::new();
+    for section in rest.split("=== ").skip(1) {
+        let (route, reply) = section.split_once('\n').unwrap();
+        let (head, body) = reply.split_once("\n\n").unwrap_or((reply, ""));
+        let mut lines = head.lines();
+        let status: u16 = lines
+            .next()
+            .and_then(|l| l.split_whitespace().nth(1))
+            .and_then(|s| s.parse().ok())
+            .unwrap_or_else(|| panic!("{}: `HTTP/1.1 NNN` after `=== {route}`", path.display()));
+        let mut r = Reply::status(status);
+        r.headers.clear();
+        r.body = server::Body::Bytes(body.as_bytes().to_vec());
+        for line in lines {
+            let (k, v) = line.split_once(':').unwrap();
+            if k.eq_ignore_ascii_case("x-gzip") {
+                r = r.gzipped(v.trim().parse().unwrap());
+            } else {
+                r = r.header(k.trim(), v.trim());
+            }
+        }
+        routes.push((route.trim().to_owned(), vec![r]));
+    }
+    let server = Server::start(
+        routes
+            .iter()
+            .map(|(p, r)| (p.as_str(), r.clone()))
+            .collect(),
+    );
+    let urls: Vec<String> = words[1..]
+        .iter()
+        .filter(|w| !w.starts_with("--"))
+        .map(|p| server.url(p))
+        .collect();
+    let options = sitemap_lint::live::Options {
+        limits: sitemap_lint::live::limits(
+            std::time::Duration::from_secs(5),
+            std::time::Duration::from_secs(5),
+            std::time::Instant::now() + std::time::Duration::from_secs(60),
+            sitemap_lint::pipeline::input::MAX_UNCOMPRESSED,
+            true,
+        ),
+        check_urls: words.contains(&"--check-urls"),
+        sample: None,
+        seed: 0,
+        max_rps: 1000.0,
+        jobs: 1,
+    };
+    let mut settings = Settings {
+        now: NOW,
+        ..Settings::default()
+    };
+    settings.overrides.insert("loc-private-host", None);
+    let mut reports = Vec::new();
+    let outcome = sitemap_lint::live::check(&urls, &options, &settings, &|_| {}, &mut |c| {
+        reports.push(c.report);
+        Ok(())
+    })
+    .unwrap();
+    assert!(outcome.refused.is_empty(), "{:?}", outcome.refused);
+    (reports, Some(server.url("")))
+}
+
+/// Without HTTP the `.http` fixtures cannot run: they are skipped (with a notice).
+#[cfg(not(feature = "http"))]
+fn http_fixture(path: &Path) -> (Vec<FileReport>, Option<String>) {
+    eprintln!(
+        "skipped {} (built without the `http` feature)",
+        path.display()
+    );
+    (Vec::new(), None)
 }
 
 fn check(path: &Path) -> FileReport {
@@ -69,9 +188,9 @@ fn check(path: &Path) -> FileReport {
     check_reader(&name, &bytes[..], &settings).unwrap()
 }
 
-fn rendered(report: FileReport) -> String {
+fn rendered(reports: Vec<FileReport>) -> String {
     let mut out = Vec::new();
-    render::render(Format::Human, &[report], &mut out, RenderOptions::default()).unwrap();
+    render::render(Format::Human, &reports, &mut out, RenderOptions::default()).unwrap();
     String::from_utf8(out).unwrap()
 }
 
@@ -154,21 +273,32 @@ fn every_rule_has_fixtures_and_they_behave() {
             ));
         }
         for f in fails {
-            let report = check(f);
-            if !report.diagnostics.iter().any(|d| d.rule.name == meta.name) {
+            let (reports, base) = check_any(f);
+            if reports.is_empty() {
+                continue;
+            }
+            if !reports
+                .iter()
+                .flat_map(|r| &r.diagnostics)
+                .any(|d| d.rule.name == meta.name)
+            {
                 failures.push(format!(
                     "{}: expected a `{}` diagnostic, got none",
                     f.display(),
                     meta.name
                 ));
             }
-            compare(f, &rendered(report), &mut failures);
+            compare(
+                f,
+                &masked(rendered(reports), base.as_deref()),
+                &mut failures,
+            );
         }
         for p in passes {
-            let report = check(p);
-            let hits: Vec<_> = report
-                .diagnostics
+            let (reports, _) = check_any(p);
+            let hits: Vec<_> = reports
                 .iter()
+                .flat_map(|r| &r.diagnostics)
                 .filter(|d| d.rule.name == meta.name)
                 .map(|d| d.message.clone())
                 .collect();
@@ -202,7 +332,7 @@ fn whole_file_cases_match_their_expected_output() {
     let files = fixtures(&corpus().join("cases"));
     assert!(!files.is_empty(), "corpus/cases/ is empty");
     for f in files {
-        compare(&f, &rendered(check(&f)), &mut failures);
+        compare(&f, &rendered(vec![check(&f)]), &mut failures);
     }
     assert!(
         failures.is_empty(),

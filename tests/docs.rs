@@ -185,6 +185,17 @@ const PROSE_EXAMPLES: &[&str] = &[
     "too-many-entries",
     "extension-limits",
     "internal-error",
+    // The site as served: HTTP exchanges and robots.txt, shown as text (their cases are the
+    // `.http` fixtures of corpus/rules/ and tests/live.rs).
+    "http-status",
+    "http-redirect",
+    "sitemap-is-html",
+    "http-content-type",
+    "robots-sitemap-line",
+    "robots-blocked",
+    "url-status",
+    "url-noindex",
+    "url-canonical",
 ];
 
 #[test]

@@ -21,6 +21,7 @@ use sitemap_lint::site_set::{sniff_root, SetCheck, Site};
 use sitemap_lint::{check_bytes, pipeline::input, rules, FileReport, Settings, Severity};
 
 mod discover;
+mod live;
 mod walk;
 
 use discover::Discovery;
@@ -48,8 +49,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Check sitemap and sitemap index files (plain or gzip)
-    Check(CheckArgs),
+    /// Check sitemap and sitemap index files (plain or gzip), or a live site over HTTP
+    Check(Box<CheckArgs>),
     /// List every rule with its category, default severity and summary
     Rules {
         /// `text` (a table) or `json` (an array of objects)
@@ -166,7 +167,8 @@ enum ConfigFormat {
 
 #[derive(clap::Args)]
 struct CheckArgs {
-    /// Files or directories to check; `-` reads stdin. Directories are searched for `*.xml` and
+    /// Files, directories or URLs to check; `-` reads stdin; an `http://` or `https://` URL is
+    /// fetched (a site root follows its robots.txt; see docs/live.md). Directories are searched for `*.xml` and
     /// `*.xml.gz`, honouring the .gitignore files in them (not those above a named directory) and
     /// skipping hidden entries, symlinks and XML files that are not sitemaps (feeds). Without
     /// paths, the current directory is searched.
@@ -229,6 +231,8 @@ struct CheckArgs {
     /// (`https://example.com/sitemaps/a.xml` → `DIR/sitemaps/a.xml`)
     #[arg(long, value_name = "DIR")]
     site_root: Option<PathBuf>,
+    #[command(flatten)]
+    live: live::LiveArgs,
 }
 
 /// Parses `--sitemap-url`: an absolute `http(s)` URL without errors.
@@ -359,7 +363,7 @@ pub fn main() -> ExitCode {
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     let result = match cli.command {
-        Command::Check(args) => check(args, &mut out),
+        Command::Check(args) => check(*args, &mut out),
         Command::Rules { format } => list_rules(format, &mut out).map(|()| EXIT_OK),
         Command::Explain { rule } => explain(&rule, &mut out),
         Command::Config(args) => show_config(args, &mut out),
@@ -389,8 +393,14 @@ fn usage_error(message: &str) -> io::Result<u8> {
     Ok(EXIT_TROUBLE)
 }
 
-fn check(args: CheckArgs, stdout: &mut dyn Write) -> io::Result<u8> {
+fn check(mut args: CheckArgs, stdout: &mut dyn Write) -> io::Result<u8> {
     let mut settings = Settings::default();
+    let urls;
+    (urls, args.paths) = live::split(std::mem::take(&mut args.paths));
+    match args.live.load_robots(&settings) {
+        Ok(robots) => settings.robots = robots,
+        Err(message) => return usage_error(&message),
+    }
     if let Some(now) = args.now {
         settings.now = now;
     }
@@ -452,15 +462,21 @@ fn check(args: CheckArgs, stdout: &mut dyn Write) -> io::Result<u8> {
             (!is_dir && is_output(path)) || discovery.excluded(path, is_dir)
         })
     };
-    let collected = walk::collect(
-        &args.paths,
-        stdin_filename,
-        &excludes,
-        Some(&config_excludes),
-        args.force_exclude,
-        args.no_ignore,
-        &cwd,
-    );
+    // Only URLs: no folder is walked.
+    let walk_nothing = args.paths.is_empty() && !urls.is_empty();
+    let collected = if walk_nothing {
+        Collected::default()
+    } else {
+        walk::collect(
+            &args.paths,
+            stdin_filename,
+            &excludes,
+            Some(&config_excludes),
+            args.force_exclude,
+            args.no_ignore,
+            &cwd,
+        )
+    };
     // Each input's settings: its configuration file's, with the command-line overrides.
     let per_target: Vec<Arc<Settings>> = collected
         .targets
@@ -633,6 +649,37 @@ fn check(args: CheckArgs, stdout: &mut dyn Write) -> io::Result<u8> {
             }
         },
     )?;
+    if !urls.is_empty() {
+        // The configuration of the current folder applies to remote files.
+        let live_settings = Settings {
+            threads: file_threads,
+            ..(*discovery.for_path(&cwd.join("_")).settings).clone()
+        };
+        let mut emit = |mut report: FileReport, compressed: bool| {
+            internal_error |= report.internal_error();
+            if args.quiet {
+                report.diagnostics.retain(|d| d.severity == Severity::Error);
+            }
+            summary.add(&report);
+            let repo_path = report.source.name().to_owned();
+            renderer.file(
+                &Checked {
+                    report: &report,
+                    repo_path: &repo_path,
+                    compressed,
+                },
+                out,
+            )
+        };
+        let end = live::run(&urls, &args.live, &live_settings, jobs, &mut emit)?;
+        if !end.troubles.is_empty() {
+            out.flush()?;
+            for trouble in &end.troubles {
+                eprintln!("sitemap-lint: error: {}", render::visible(trouble));
+            }
+            unreadable += end.troubles.len();
+        }
+    }
     let set_line = set_line(set_check.as_ref(), set.site.root_given);
     let walk_line = walk_line(&collected_notes, &skipped, args.verbose, &targets);
     // A walked directory whose XML files all turned out not to be sitemaps checked nothing:

@@ -5,6 +5,8 @@
 //! offsets to lines and columns.
 
 pub mod encoding;
+#[cfg(feature = "http")]
+pub mod fetch;
 pub mod files;
 pub mod input;
 pub mod model;

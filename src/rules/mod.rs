@@ -10,6 +10,7 @@ use crate::rule::{Rule, RuleMeta};
 
 pub mod extension;
 pub mod hreflang;
+pub mod http;
 pub mod input;
 pub mod lastmod;
 pub mod loc;
@@ -102,6 +103,16 @@ rules! {
     // Limits.
     structure::too_many_entries,
     extension::extension_limits,
+    // The site as served (live checks, `--robots`).
+    http::http_status,
+    http::http_redirect,
+    http::sitemap_is_html,
+    http::http_content_type,
+    http::robots_sitemap_line,
+    http::robots_blocked,
+    http::url_status,
+    http::url_noindex,
+    http::url_canonical,
     // Inline suppressions (applied by the engine after every other rule).
     suppression::suppression_invalid,
     suppression::unused_suppression,

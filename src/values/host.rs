@@ -43,6 +43,15 @@ fn name_reason(name: &str) -> Option<&'static str> {
     }
 }
 
+/// Why an address a host resolved to cannot be reached from the public internet (loopback,
+/// private, link-local, unspecified), if it cannot: what `--allow-private-hosts` allows.
+pub fn private_ip(ip: std::net::IpAddr) -> Option<&'static str> {
+    match ip {
+        std::net::IpAddr::V4(a) => ipv4_reason(a),
+        std::net::IpAddr::V6(a) => ipv6_reason(a),
+    }
+}
+
 fn ipv4_reason(a: Ipv4Addr) -> Option<&'static str> {
     if a.is_loopback() {
         Some("it is the loopback address of the machine itself")
