@@ -75,7 +75,7 @@ impl Default for Settings {
             site_root: None,
             max_url_length: config::DEFAULT_MAX_URL_LENGTH,
             collect_set: false,
-            threads: std::thread::available_parallelism().map_or(1, usize::from),
+            threads: exec::cores(),
             split_min: pipeline::split::DEFAULT_SPLIT_MIN,
         }
     }
