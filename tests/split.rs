@@ -223,18 +223,20 @@ fn a_large_generated_file_matches_too() {
     }
 }
 
-/// The report of `xml` on one thread, on two and three threads, each at the default piece size
-/// and with a piece per entry: all the same (issue 18: a verdict must not depend on `--jobs`).
+/// The report of `xml` parsed whole, and on one, two and three threads, each at the default piece
+/// size and with a piece per entry: all the same (issue 18: a verdict must not depend on `--jobs`).
 fn same_in_every_mode(name: &str, xml: &str) -> FileReport {
     let base = Settings {
         now: NOW,
         threads: 1,
+        // Parsed whole, whatever its size.
+        split_min: usize::MAX,
         ..Settings::default()
     };
     let whole = check_reader(name, xml.as_bytes(), &base).unwrap();
     let expected = dump(&whole);
     for threads in [1, 2, 3] {
-        for split_min in [base.split_min, 1] {
+        for split_min in [Settings::default().split_min, 1] {
             let settings = Settings {
                 threads,
                 split_min,
