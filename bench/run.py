@@ -4,6 +4,7 @@
     python3 bench/run.py            # full run: about a minute on 2 cores, plus the release build
     python3 bench/run.py --quick    # smoke test: small inputs, one run each (seconds)
     python3 bench/run.py --runs 9 --only max-52mb,urls-50k
+    python3 bench/run.py --baseline OLD/sitemap-lint   # also times an older binary, alternately
 
 What it does, in order:
 1. builds the release binary and the two example binaries (`cargo build --release`);
@@ -21,6 +22,12 @@ What it does, in order:
    for its peak RSS (so that the wrapper's own start-up is not timed);
 5. prints a Markdown table of medians with the ratios to xmllint and to the floor, and PASS/FAIL
    for each target of the issue.
+
+With `--baseline PATH`, every `sitemap-lint check` row gets a twin run with the binary at PATH (an
+older build: `git worktree add ../old BASE && cargo build --release` there, into another target
+directory), in the same rotation as the other tools, so the old and the new binary are timed
+alternately on the same input in the same minutes; a last table gives new ÷ old for each row
+(issue 17: every ratio within 5 %).
 
 Every command must succeed: sitemap-lint must find nothing in the generated files (they are
 valid sitemaps), xmllint must say they validate. A failure is printed and marks the row.
@@ -65,6 +72,8 @@ MAX_SMALL_VS_XMLLINT = 0.35
 MAX_SCALING = 1.25  # time and RSS per input byte on the 1,000,000-URL file vs the 50,000-URL file
 MAX_LIVE_VS_DISK = 1.5  # issue 20: an index of 1,000 children served from loopback vs the same files on disk
 MAX_LIVE_RSS_VS_FILE = 2.0  # issue 20: its peak RSS vs checking the largest of its files alone
+MAX_ONE_JOB_VS_FLOOR = 1.5  # --jobs 1 on the 50 MiB file (issue 17)
+MAX_VS_BASELINE = 1.05  # new ÷ old binary, each row (issue 17)
 
 LANGS = ("en", "de", "fr", "es")
 WORDS = (
@@ -407,6 +416,7 @@ def main():
     ap.add_argument("--runs", type=int, help="runs per tool and input (default 5; 2 for the 1,000,000-URL file; 1 with --quick)")
     ap.add_argument("--only", help="comma-separated input names (urls-50k, max-52mb, max-52mb.gz, index-50k, adversarial, urls-1m, small-1000, live-1000)")
     ap.add_argument("--no-build", action="store_true", help="use the binaries already in target/release")
+    ap.add_argument("--baseline", help="another sitemap-lint binary (an older build) to time alternately with this one")
     ap.add_argument("--xsd-dir", default=os.path.join(ROOT, "..", "shared", "corpus", "xsd"), help="the official XSDs (default ../shared/corpus/xsd)")
     args = ap.parse_args()
     runs = args.runs or (1 if args.quick else 5)
@@ -438,6 +448,7 @@ def main():
     small_dir = p("small-1000")
     small_files = sorted(os.path.join(small_dir, f) for f in os.listdir(small_dir))
     lint = "sitemap-lint check"
+    one = lint + " --jobs 1"
     xs = "xmllint --stream --schema"
     floor = "roxmltree floor"
     cases = [
@@ -448,11 +459,13 @@ def main():
         ], targets=True),
         dict(name="max-52mb", file=p("max-52mb.xml"), tools=[
             (lint, [LINT, "check", p("max-52mb.xml")]),
+            (one, [LINT, "check", "--jobs", "1", p("max-52mb.xml")]),
             (xs, stream(wrapper, p("max-52mb.xml"))),
             (floor, [FLOOR, p("max-52mb.xml")]),
         ], targets=True),
         dict(name="max-52mb.gz", file=p("max-52mb.xml.gz"), uncompressed=p("max-52mb.xml"), tools=[
             (lint, [LINT, "check", p("max-52mb.xml.gz")]),
+            (one, [LINT, "check", "--jobs", "1", p("max-52mb.xml.gz")]),
             (xs, stream(wrapper, p("max-52mb.xml.gz"))),
             (floor, [FLOOR, p("max-52mb.xml.gz")]),
         ], targets=True),
@@ -504,9 +517,18 @@ def main():
     if not xmllint or not have_xsd:
         for c in cases:
             c["tools"] = [t for t in c["tools"] if not t[0].startswith("xmllint")]
+    baseline = os.path.abspath(args.baseline) if args.baseline else None
+    if baseline:
+        if not os.access(baseline, os.X_OK):
+            raise SystemExit(f"--baseline {args.baseline}: not an executable")
+        for c in cases:
+            twins = [("old " + n, [baseline, *argv[1:]]) for n, argv in c["tools"] if argv[0] == LINT]
+            c["tools"] = c["tools"] + twins
+            c.setdefault("exits", {}).update({"old " + n: e for n, e in c.get("exits", {}).items()})
 
     rows = []
     checks = []
+    versus = []
     per_byte = {}
     failures = []
     for case in cases:
@@ -558,6 +580,14 @@ def main():
             disk, alone = names[1], names[2]
             checks.append((f"{label}: time over HTTP ≤ {MAX_LIVE_VS_DISK} × the same files on disk", med[ours] / med[disk], MAX_LIVE_VS_DISK, ""))
             checks.append((f"{label}: peak RSS over HTTP ≤ {MAX_LIVE_RSS_VS_FILE} × checking its largest file alone", max(r.rss) / max(results[alone].rss), MAX_LIVE_RSS_VS_FILE, ""))
+        if one in results and fref:
+            checks.append((f"{label}: --jobs 1 time ≤ {MAX_ONE_JOB_VS_FLOOR:.2f} × roxmltree floor", med[one] / med[fref], MAX_ONE_JOB_VS_FLOOR, ""))
+        for n in names:
+            if "old " + n in results:
+                old = "old " + n
+                versus.append((label, n, med[old], med[n], statistics.median(results[old].cpu), statistics.median(results[n].cpu),
+                               max(results[old].rss), max(results[n].rss)))
+                checks.append((f"{label}: `{n}` time ≤ {MAX_VS_BASELINE:.2f} × the old binary", med[n] / med[old], MAX_VS_BASELINE, ""))
         if case["name"] in ("urls-50k", "urls-1m"):
             per_byte[case["name"]] = (med[ours] / size, max(r.rss) / size)
 
@@ -587,6 +617,14 @@ def main():
           "`budget` is what the limit leaves, with every core busy the whole time, for all the work besides "
           "the floor's (the model, the rules, the collectors, threads), as a multiple of the floor's CPU time; "
           "`spent` is what sitemap-lint used for it in this run.")
+    if versus:
+        print()
+        print(f"Old binary: {baseline}")
+        print()
+        print("| input | tool | old ms | new ms | new ÷ old | old CPU ms | new CPU ms | old RSS MiB | new RSS MiB |")
+        print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+        for label, n, wo, wn, co, cn, ro, rn in versus:
+            print(f"| {label} | {n} | {wo * 1000:,.0f} | {wn * 1000:,.0f} | {wn / wo:.3f} | {co * 1000:,.0f} | {cn * 1000:,.0f} | {ro / 2**20:,.0f} | {rn / 2**20:,.0f} |")
     print()
     cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "unknown CPU")
     load = os.getloadavg()

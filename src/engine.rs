@@ -3,12 +3,13 @@
 use std::io::Read;
 use std::ops::Range;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Condvar, Mutex, OnceLock};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::OnceLock;
 
 use roxmltree::Document;
 
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::exec::{self, Turns};
 use crate::pipeline::encoding::{self, Detected};
 use crate::pipeline::input::{self, Bytes};
 use crate::pipeline::model::{ChildKind, Element, Entry, Kind, RootChildren, Sitemap};
@@ -254,12 +255,13 @@ fn run(name: &str, bytes: Bytes, settings: &Settings, site: &mut FileSummary) ->
         return (source, out, Vec::new());
     }
 
-    // A large file that parses in pieces is parsed and checked on several threads (see
-    // `split`). Its text is laid out as the pieces in place meanwhile, so it is not held twice.
+    // A large file that parses in pieces is parsed and checked a piece at a time, on several
+    // threads when there are (see `split`): on one thread too, the trees of small pieces cost
+    // less than one tree of the whole. Its text is laid out as the pieces in place meanwhile,
+    // so it is not held twice.
     let clean_prolog = prolog.blank.as_ref().is_none_or(|r| r.is_empty());
     if clean_prolog
         && decoded.invalid_utf8.is_empty()
-        && settings.threads > 1
         && text.len() >= settings.split_min
         // A character reference that names no XML character is reported by the whole-file
         // parse, which the pieces' parses would let through (see `xml::first_bad_char_ref`).
@@ -357,45 +359,27 @@ fn check_document(
     } else {
         // The entry hooks run on several threads, a batch of entries at a time, while this
         // thread hands the checked entries to the collectors in document order.
-        let batches = n.div_ceil(batch);
-        let next = AtomicUsize::new(0);
-        std::thread::scope(|s| {
-            let (tx, rx) = std::sync::mpsc::sync_channel(settings.threads);
-            for _ in 0..settings.threads.min(batches) {
-                let tx = tx.clone();
-                let (next, entries, hooks, head) =
-                    (&next, children.entries.as_slice(), &hooks, head.clone());
-                // Entry `i`, built with its children and through every rule's entry hook.
-                let check =
-                    move |i: usize, cx: &mut Context<'_>| check_entry(&head, entries, i, hooks, cx);
-                s.spawn(move || loop {
-                    let b = next.fetch_add(1, Ordering::Relaxed);
-                    if b >= batches {
-                        return;
-                    }
-                    let mut bcx = Context::new(settings);
-                    let range = b * batch..((b + 1) * batch).min(n);
-                    let done: Vec<_> = range.filter_map(|i| check(i, &mut bcx)).collect();
-                    if tx.send((b, done, bcx)).is_err() {
-                        return;
-                    }
-                });
-            }
-            drop(tx);
-            // Batches arrive in any order; the collectors take them in document order.
-            let mut waiting = std::collections::BTreeMap::new();
-            let mut want = 0;
-            for (b, done, bcx) in rx {
-                waiting.insert(b, (done, bcx));
-                while let Some((done, bcx)) = waiting.remove(&want) {
-                    for entry in &done {
-                        walk.entry(&head, &children, entry);
-                    }
-                    walk.cx.absorb(bcx);
-                    want += 1;
+        // Each thread works with its own copy of the head (see [`Sitemap`]).
+        let entries = children.entries.as_slice();
+        exec::in_order(
+            n.div_ceil(batch),
+            settings.threads,
+            || head.clone(),
+            |head, b| {
+                let mut bcx = Context::new(settings);
+                let range = b * batch..((b + 1) * batch).min(n);
+                let done: Vec<_> = range
+                    .filter_map(|i| check_entry(head, entries, i, &hooks, &mut bcx))
+                    .collect();
+                (done, bcx)
+            },
+            |(done, bcx)| {
+                for entry in &done {
+                    walk.entry(&head, &children, entry);
                 }
-            }
-        });
+                walk.cx.absorb(bcx);
+            },
+        );
     }
     walk.end_piece(&head, &children);
     walk.retained.push(children);
@@ -653,20 +637,7 @@ fn check_split(
         layout,
         hooks: &hooks,
         settings,
-        turns: Mutex::new(Turns {
-            next: 0,
-            stop: false,
-            walk: Walk::new(&head, &enabled, settings),
-        }),
-        turned: Condvar::new(),
-        next_piece: AtomicUsize::new(0),
-        turn: AtomicUsize::new(0),
-        failed: AtomicBool::new(false),
         searching: AtomicBool::new(true),
-    };
-    let take = || {
-        let k = pipeline.next_piece.fetch_add(1, Ordering::Relaxed);
-        (k < n && !pipeline.failed.load(Ordering::Relaxed)).then_some(k)
     };
     // Piece `k` parsed: `Some(Some(doc))` to drop after its turn, `Some(None)` when it is kept
     // in its slot to the end (its root holds other elements than entries), `None` when it does
@@ -675,10 +646,7 @@ fn check_split(
         if slots[k].get().is_some() {
             return Some(None);
         }
-        let Some(doc) = parse(k) else {
-            pipeline.fail();
-            return None;
-        };
+        let doc = parse(k)?;
         if has_other_children(&doc) {
             let _ = slots[k].set(doc);
             return Some(None);
@@ -691,54 +659,61 @@ fn check_split(
         let doc = slots[k].get()?;
         Some(RootChildren::build(doc, text, pieces[k].range.start, head))
     };
-    // Each thread works with its own copy of the head (see [`Sitemap`]).
-    let work = |head| {
-        let head = &head;
-        let _stop = StopOnPanic(&pipeline);
-        while let Some(k) = take() {
-            let Some(fresh) = obtain(k) else { return };
-            let Some(prepared) = pipeline.prepare_parsed(head, k, &fresh, &slots[k]) else {
-                return;
-            };
-            // Not its turn yet: rather than wait, check the next piece meanwhile (one at most),
-            // then hand both over in order. A thread never waits for a turn while it holds an
-            // earlier piece, so the turns always move.
-            if !pipeline.is_turn(k) {
-                if let Some(k2) = take() {
-                    let Some(fresh2) = obtain(k2) else { return };
-                    let Some(prepared2) = pipeline.prepare_parsed(head, k2, &fresh2, &slots[k2])
-                    else {
-                        return;
+    // Each thread works with its own copy of the head (see [`Sitemap`]): it takes a piece,
+    // parses and checks it, and hands it over in its turn.
+    let walk = exec::in_turns(
+        n,
+        settings.threads,
+        Walk::new(&head, &enabled, settings),
+        || head.clone(),
+        |head, turns| {
+            let head = &head;
+            // False when a piece does not parse (the file is then parsed whole instead) or the
+            // work stopped.
+            let done = 'pieces: {
+                while let Some(k) = turns.take() {
+                    let Some(fresh) = obtain(k) else {
+                        break 'pieces false;
                     };
-                    let keep = fresh.is_none().then(|| kept(k, head)).flatten();
-                    let keep2 = fresh2.is_none().then(|| kept(k2, head)).flatten();
-                    if !pipeline.hand_over(head, prepared, keep)
-                        || !pipeline.hand_over(head, prepared2, keep2)
-                    {
-                        return;
+                    let Some(prepared) = pipeline.prepare_parsed(head, k, &fresh, &slots[k]) else {
+                        break 'pieces false;
+                    };
+                    // Not its turn yet: rather than wait, check the next piece meanwhile (one at
+                    // most), then hand both over in order. A thread never waits for a turn while
+                    // it holds an earlier piece, so the turns always move.
+                    if !turns.is_turn(k) {
+                        if let Some(k2) = turns.take() {
+                            let Some(fresh2) = obtain(k2) else {
+                                break 'pieces false;
+                            };
+                            let Some(prepared2) =
+                                pipeline.prepare_parsed(head, k2, &fresh2, &slots[k2])
+                            else {
+                                break 'pieces false;
+                            };
+                            let keep = fresh.is_none().then(|| kept(k, head)).flatten();
+                            let keep2 = fresh2.is_none().then(|| kept(k2, head)).flatten();
+                            if !pipeline.hand_over(turns, head, prepared, keep)
+                                || !pipeline.hand_over(turns, head, prepared2, keep2)
+                            {
+                                break 'pieces false;
+                            }
+                            continue;
+                        }
                     }
-                    continue;
+                    let keep = fresh.is_none().then(|| kept(k, head)).flatten();
+                    if !pipeline.hand_over(turns, head, prepared, keep) {
+                        break 'pieces false;
+                    }
                 }
+                true
+            };
+            if !done {
+                turns.stop();
             }
-            let keep = fresh.is_none().then(|| kept(k, head)).flatten();
-            if !pipeline.hand_over(head, prepared, keep) {
-                return;
-            }
-        }
-    };
-    std::thread::scope(|s| {
-        for _ in 1..settings.threads.clamp(1, n) {
-            let head = head.clone();
-            s.spawn(move || work(head));
-        }
-        work(head.clone());
-    });
-    let failed = pipeline.failed.load(Ordering::Relaxed);
-    let turns = pipeline.turns.into_inner().ok()?;
-    if failed || turns.next != n {
-        return None;
-    }
-    let (mut diagnostics, mut directives) = turns.walk.finish(head, site);
+        },
+    )?;
+    let (mut diagnostics, mut directives) = walk.finish(head, site);
     let map = |r: &mut Range<usize>| *r = layout.range_to_source(r);
     for d in &mut diagnostics {
         map(&mut d.primary.span);
@@ -778,20 +753,12 @@ fn has_other_children(doc: &Document<'_>) -> bool {
         .any(|n| n.is_element() && !crate::pipeline::model::is_entry_name(n.tag_name().name()))
 }
 
-/// What the threads of [`check_split`] share.
+/// What the threads of [`check_split`] share, besides the [`Walk`] they take turns with.
 struct Pipeline<'s, 'c> {
     text: &'s str,
     layout: &'s crate::pipeline::split::Layout,
     hooks: &'c EntryHooks,
     settings: &'c Settings,
-    turns: Mutex<Turns<'s, 'c>>,
-    /// Signalled when a piece's turn ends (or the work stops).
-    turned: Condvar,
-    next_piece: AtomicUsize,
-    /// The piece whose turn it is (`Turns::next`, readable without the lock).
-    turn: AtomicUsize,
-    /// A piece did not parse: the file is parsed whole instead.
-    failed: AtomicBool,
     /// Whether suppression comments are still looked for (a hint: [`Walk`] decides).
     searching: AtomicBool,
 }
@@ -804,15 +771,6 @@ struct Prepared<'d, 'c> {
     children: RootChildren<'d>,
     entries: Vec<Entry<'d>>,
     cx: Context<'c>,
-}
-
-/// Whose turn it is with the [`Walk`].
-struct Turns<'s, 'c> {
-    /// The piece whose entries go to the collectors next.
-    next: usize,
-    /// A piece failed or a thread panicked: everyone stops.
-    stop: bool,
-    walk: Walk<'s, 'c>,
 }
 
 impl<'s, 'c> Pipeline<'s, 'c> {
@@ -871,15 +829,11 @@ impl<'s, 'c> Pipeline<'s, 'c> {
         self.prepare(head, k, fresh.as_ref().or_else(|| slot.get())?)
     }
 
-    /// Whether piece `k` is the one the walk takes next.
-    fn is_turn(&self, k: usize) -> bool {
-        self.turn.load(Ordering::Acquire) == k
-    }
-
     /// Waits for the turn of a prepared piece and hands it to the walk; `keep`, the root's
     /// children of a piece kept to the end, goes with the walk. False when the work stopped.
     fn hand_over<'d>(
         &self,
+        turns: &Turns<Walk<'s, 'c>>,
         head: &Sitemap<'s>,
         p: Prepared<'d, 'c>,
         keep: Option<RootChildren<'s>>,
@@ -887,60 +841,20 @@ impl<'s, 'c> Pipeline<'s, 'c> {
     where
         's: 'd,
     {
-        let Ok(mut turns) = self.turns.lock() else {
-            return false;
-        };
-        while turns.next != p.k && !turns.stop {
-            turns = match self.turned.wait(turns) {
-                Ok(t) => t,
-                Err(_) => return false,
-            };
-        }
-        if turns.stop {
-            return false;
-        }
-        let walk = &mut turns.walk;
-        walk.add_tree(p.out, p.directives);
-        if !walk.searching {
-            self.searching.store(false, Ordering::Relaxed);
-        }
-        for entry in &p.entries {
-            walk.entry(head, &p.children, entry);
-        }
-        walk.end_piece(head, &p.children);
-        walk.cx.absorb(p.cx);
-        if let Some(children) = keep {
-            walk.retained.push(children);
-        }
-        turns.next += 1;
-        self.turn.store(turns.next, Ordering::Release);
-        drop(turns);
-        self.turned.notify_all();
-        true
-    }
-
-    /// A piece did not parse: stop everyone.
-    fn fail(&self) {
-        self.failed.store(true, Ordering::Relaxed);
-        self.stop();
-    }
-
-    fn stop(&self) {
-        let mut turns = self.turns.lock().unwrap_or_else(|e| e.into_inner());
-        turns.stop = true;
-        drop(turns);
-        self.turned.notify_all();
-    }
-}
-
-/// Stops the other threads of a [`Pipeline`] when this one panics (they would wait for its turn).
-struct StopOnPanic<'a, 's, 'c>(&'a Pipeline<'s, 'c>);
-
-impl Drop for StopOnPanic<'_, '_, '_> {
-    fn drop(&mut self) {
-        if std::thread::panicking() {
-            self.0.stop();
-        }
+        turns.in_turn(p.k, |walk| {
+            walk.add_tree(p.out, p.directives);
+            if !walk.searching {
+                self.searching.store(false, Ordering::Relaxed);
+            }
+            for entry in &p.entries {
+                walk.entry(head, &p.children, entry);
+            }
+            walk.end_piece(head, &p.children);
+            walk.cx.absorb(p.cx);
+            if let Some(children) = keep {
+                walk.retained.push(children);
+            }
+        })
     }
 }
 

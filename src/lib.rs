@@ -84,7 +84,7 @@ impl Default for Settings {
             max_url_length: config::DEFAULT_MAX_URL_LENGTH,
             collect_set: false,
             collect_pages: false,
-            threads: std::thread::available_parallelism().map_or(1, usize::from),
+            threads: exec::cores(),
             split_min: pipeline::split::DEFAULT_SPLIT_MIN,
             robots: None,
         }

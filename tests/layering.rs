@@ -7,7 +7,9 @@
 //!   does neither);
 //! - an import from `values/` into the rest of the crate (values are pure grammars);
 //! - a hand-written file over 1,000 lines of code (blank lines, comments and the test module
-//!   not counted; generated files, marked `@generated`, excluded).
+//!   not counted; generated files, marked `@generated`, excluded);
+//! - a thread or a primitive that makes threads wait (`std::thread`, `rayon::`, `Condvar`,
+//!   `mpsc`, `crossbeam`) outside `src/exec.rs`, the one executor (issue 17).
 //!
 //! A parent module naming its own submodules (`pub mod x;`, a registry that lists them) is
 //! structure, not a dependency: edges from a module to its descendants are not counted, so a
@@ -23,6 +25,12 @@ use std::path::{Path, PathBuf};
 const KNOWN: &[&str] = &[];
 
 const MAX_CODE_LINES: usize = 1_000;
+
+/// What starts threads or makes them wait for each other: only `src/exec.rs` may use it.
+const THREADING: &[&str] = &["thread::", "rayon::", "Condvar", "mpsc", "crossbeam"];
+
+/// The module that owns every thread.
+const EXECUTOR: &str = "exec";
 
 /// A module of the library (`pipeline::xml`) or of the binary (`bin::cli::walk`).
 type Module = String;
@@ -258,6 +266,27 @@ struct Graph {
     /// Modules under `rules::` that declare a rule (see [`declares_rule`]).
     rule_files: BTreeSet<Module>,
     lines: BTreeMap<Module, (PathBuf, usize, bool)>,
+    /// The [`THREADING`] words each module's code uses.
+    threading: BTreeMap<Module, BTreeSet<&'static str>>,
+}
+
+/// The [`THREADING`] words in `code` (a word, not part of a longer name: `spawn_thread::` is not
+/// `thread::`).
+fn threading_in(code: &str) -> BTreeSet<&'static str> {
+    let mut found = BTreeSet::new();
+    for word in THREADING {
+        let mut from = 0;
+        while let Some(at) = code[from..].find(word) {
+            let start = from + at;
+            let before = code[..start].chars().next_back();
+            if !before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+                found.insert(*word);
+                break;
+            }
+            from = start + word.len();
+        }
+    }
+    found
 }
 
 fn graph() -> Graph {
@@ -270,6 +299,7 @@ fn graph() -> Graph {
         mod_rs: BTreeSet::new(),
         rule_files: BTreeSet::new(),
         lines: BTreeMap::new(),
+        threading: BTreeMap::new(),
     };
     for file in &all {
         let m = module_of(&src, file);
@@ -284,6 +314,10 @@ fn graph() -> Graph {
         let code = code_of(&text);
         if in_rules(&m) && declares_rule(&code) {
             g.rule_files.insert(m.clone());
+        }
+        let used = threading_in(&code);
+        if !used.is_empty() {
+            g.threading.insert(m.clone(), used);
         }
         let targets = g.edges.entry(m.clone()).or_default();
         for path in paths_in(&code) {
@@ -388,6 +422,15 @@ fn problems(g: &Graph) -> Vec<String> {
             }
         }
     }
+    for (m, words) in &g.threading {
+        if m != EXECUTOR {
+            let words: Vec<&str> = words.iter().copied().collect();
+            out.push(format!(
+                "threads outside exec: {m} uses {}",
+                words.join(", ")
+            ));
+        }
+    }
     for (m, (file, lines, generated)) in &g.lines {
         if !generated && *lines > MAX_CODE_LINES {
             let name = file
@@ -463,6 +506,24 @@ fn the_checks_catch_what_they_look_for() {
     // A helper module beside the rules may serve them, but never import a rule itself.
     add("rules::loc::loc_length", "rules::loc::walk");
     add("rules::loc::walk", "rules::loc::loc_fragment");
+    let threading = [
+        (
+            "exec",
+            "use std::thread;\nlet (tx, rx) = std::sync::mpsc::channel();",
+        ),
+        ("engine", "std::thread::scope(|s| s.spawn(f));"),
+        ("bin::cli", "use std::sync::{Condvar, Mutex};"),
+        ("pipeline::split", "rayon::scope(|s| {});"),
+        ("pipeline::input", "let q = crossbeam::channel::bounded(1);"),
+        (
+            "site_set",
+            "fn spawn_thread() {} my_thread::x(); Mutex::new(0);",
+        ),
+    ]
+    .into_iter()
+    .map(|(m, code)| (m.to_string(), threading_in(code)))
+    .filter(|(_, words)| !words.is_empty())
+    .collect();
     let g = Graph {
         edges,
         mod_rs: ["rules::loc".to_string(), "rules::loc::walk".to_string()]
@@ -476,6 +537,7 @@ fn the_checks_catch_what_they_look_for() {
         .into_iter()
         .collect(),
         lines: BTreeMap::new(),
+        threading,
     };
     assert_eq!(
         problems(&g),
@@ -485,6 +547,10 @@ fn the_checks_catch_what_they_look_for() {
                 .to_string(),
             "rules helper imports a rule file: rules::loc::walk → rules::loc::loc_fragment"
                 .to_string(),
+            "threads outside exec: bin::cli uses Condvar".to_string(),
+            "threads outside exec: engine uses thread::".to_string(),
+            "threads outside exec: pipeline::input uses crossbeam".to_string(),
+            "threads outside exec: pipeline::split uses rayon::".to_string(),
             "values imports from the rest of the crate: values::uri → diagnostic".to_string(),
         ]
     );

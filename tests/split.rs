@@ -1,9 +1,11 @@
-//! A file checked in pieces on several threads gives exactly the report of the file checked whole.
+//! A file checked in pieces, on one thread or several, gives exactly the report of the file
+//! checked whole.
 //!
 //! Every file of `corpus/` and of `../shared/corpus` (real sitemaps and peers' fixtures; skipped
-//! with a notice when absent, never with `CI=true`) is checked twice: on one thread, parsed whole;
-//! and with `split_min` at 1 byte, which cuts the file after every entry (up to 256 pieces, see
-//! `src/split.rs`) and checks its entries one per batch on three threads. Diagnostics (rule,
+//! with a notice when absent, never with `CI=true`) is checked three times: on one thread, parsed
+//! whole (`split_min` at its largest); and with `split_min` at 1 byte, which cuts the file after
+//! every entry (up to 256 pieces, see `src/pipeline/split.rs`), on one thread (the pieces in
+//! turn, as `--jobs 1` does) and on three (its entries one per batch when it is not split). Diagnostics (rule,
 //! severity, message, every span, label, note and help), the per-file summary and the text must be
 //! the same. A mutated copy of each file (an entry's end tag broken in the middle of the file)
 //! checks the fallback: pieces that do not parse fall back to the whole-file parse.
@@ -41,6 +43,8 @@ fn settings(path: &Path) -> Settings {
     let mut settings = Settings {
         now: NOW,
         threads: 1,
+        // Parsed whole, whatever its size.
+        split_min: usize::MAX,
         ..Settings::default()
     };
     // Every rule on, the opt-in ones too.
@@ -80,20 +84,24 @@ fn dump(report: &FileReport) -> String {
     out
 }
 
-/// Compares the two ways on `bytes`; returns a description of the first difference.
+/// Compares the whole file with its pieces on one and on three threads, on `bytes`; returns a
+/// description of the first difference.
 fn compare(name: &str, bytes: &[u8], base: &Settings) -> Option<String> {
     let whole = check_reader(name, bytes, base).ok()?;
-    let split = Settings {
-        threads: 3,
-        split_min: 1,
-        ..base.clone()
-    };
-    let pieces = check_reader(name, bytes, &split).ok()?;
-    if whole.source.text() != pieces.source.text() {
-        return Some(format!("{name}: the text differs"));
-    }
-    let (a, b) = (dump(&whole), dump(&pieces));
-    (a != b).then(|| format!("{name}:\n--- whole\n{a}--- in pieces\n{b}"))
+    let a = dump(&whole);
+    [1, 3].into_iter().find_map(|threads| {
+        let split = Settings {
+            threads,
+            split_min: 1,
+            ..base.clone()
+        };
+        let pieces = check_reader(name, bytes, &split).ok()?;
+        if whole.source.text() != pieces.source.text() {
+            return Some(format!("{name}: the text differs ({threads} threads)"));
+        }
+        let b = dump(&pieces);
+        (a != b).then(|| format!("{name}:\n--- whole\n{a}--- in pieces on {threads} threads\n{b}"))
+    })
 }
 
 /// `bytes` with the `</url>` (or `</sitemap>`) nearest the middle broken, when there is one.
@@ -192,36 +200,43 @@ fn a_large_generated_file_matches_too() {
     let base = Settings {
         now: NOW,
         threads: 1,
+        split_min: usize::MAX,
         ..Settings::default()
     };
     let whole = check_reader("big.xml", xml.as_bytes(), &base).unwrap();
     assert!(!whole.diagnostics.is_empty());
-    let pieces = check_reader(
-        "big.xml",
-        xml.as_bytes(),
-        &Settings {
-            threads: 2,
-            ..base.clone()
-        },
-    )
-    .unwrap();
-    assert_eq!(dump(&whole), dump(&pieces));
     assert_eq!(whole.source.text(), xml);
-    assert_eq!(pieces.source.text(), xml);
+    // In pieces at the default size, on two threads and on one (`--jobs 1`).
+    for threads in [2, 1] {
+        let pieces = check_reader(
+            "big.xml",
+            xml.as_bytes(),
+            &Settings {
+                threads,
+                split_min: Settings::default().split_min,
+                ..base.clone()
+            },
+        )
+        .unwrap();
+        assert_eq!(dump(&whole), dump(&pieces), "{threads} threads");
+        assert_eq!(pieces.source.text(), xml);
+    }
 }
 
-/// The report of `xml` on one thread, on two and three threads, each at the default piece size
-/// and with a piece per entry: all the same (issue 18: a verdict must not depend on `--jobs`).
+/// The report of `xml` parsed whole, and on one, two and three threads, each at the default piece
+/// size and with a piece per entry: all the same (issue 18: a verdict must not depend on `--jobs`).
 fn same_in_every_mode(name: &str, xml: &str) -> FileReport {
     let base = Settings {
         now: NOW,
         threads: 1,
+        // Parsed whole, whatever its size.
+        split_min: usize::MAX,
         ..Settings::default()
     };
     let whole = check_reader(name, xml.as_bytes(), &base).unwrap();
     let expected = dump(&whole);
     for threads in [1, 2, 3] {
-        for split_min in [base.split_min, 1] {
+        for split_min in [Settings::default().split_min, 1] {
             let settings = Settings {
                 threads,
                 split_min,

@@ -8,8 +8,7 @@ use std::io::{self, BufWriter, IsTerminal, Write};
 use std::num::NonZeroUsize;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::{Arc, Condvar, Mutex, PoisonError};
-use std::thread;
+use std::sync::Arc;
 
 use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
@@ -559,10 +558,7 @@ fn check(mut args: CheckArgs, stdout: &mut dyn Write) -> io::Result<u8> {
     if targets.iter().any(|t| t.source == Source::Stdin) && io::stdin().is_terminal() {
         eprintln!("sitemap-lint: reading a sitemap from stdin; paste it, then press Ctrl-D");
     }
-    let jobs = args
-        .jobs
-        .or_else(|| thread::available_parallelism().ok())
-        .map_or(1, NonZeroUsize::get);
+    let jobs = args.jobs.map_or_else(exec::cores, NonZeroUsize::get);
     let mut summary = Summary::default();
     let mut internal_error = false;
     // The command line wins; otherwise the first input's configuration file may say where the
@@ -582,16 +578,14 @@ fn check(mut args: CheckArgs, stdout: &mut dyn Write) -> io::Result<u8> {
     let collect_set = settings.collect_set;
     // One file's threads: more than the cores only hold more trees in flight (`-j16` on one
     // 50 MB file held 526 MB, `-j2` 144 MB), and more than MAX_FILE_THREADS gain little.
-    let file_threads = jobs
-        .min(thread::available_parallelism().map_or(1, NonZeroUsize::get))
-        .min(MAX_FILE_THREADS);
+    let file_threads = jobs.min(exec::cores()).min(MAX_FILE_THREADS);
     let settings_of = |i: usize| Settings {
         threads: file_threads,
         ..set.settings_for(i, &per_target[i], collect_set)
     };
     let work = |i: usize| check_target(&targets[i], &settings_of(i));
     let weight = |r: &io::Result<Result<Outcome, String>>| match r {
-        Ok(Ok(o)) => o.size,
+        Ok(Ok(o)) => o.size + held_by(&o.report.diagnostics),
         _ => 0,
     };
     // Walked files that are not sitemaps, with their root element's name.
@@ -928,40 +922,7 @@ const LARGE_INPUT: u64 = 8 << 20;
 const LARGE_IN_FLIGHT: usize = 2;
 
 /// Permits for large inputs (see [`LARGE_INPUT`]).
-struct Permits {
-    taken: Mutex<usize>,
-    freed: Condvar,
-}
-
-static LARGE: Permits = Permits {
-    taken: Mutex::new(0),
-    freed: Condvar::new(),
-};
-
-/// A permit of [`LARGE`], returned when dropped.
-struct Permit;
-
-impl Permit {
-    fn take() -> Permit {
-        let mut taken = LARGE.taken.lock().unwrap_or_else(PoisonError::into_inner);
-        while *taken >= LARGE_IN_FLIGHT {
-            taken = LARGE
-                .freed
-                .wait(taken)
-                .unwrap_or_else(PoisonError::into_inner);
-        }
-        *taken += 1;
-        Permit
-    }
-}
-
-impl Drop for Permit {
-    fn drop(&mut self) {
-        let mut taken = LARGE.taken.lock().unwrap_or_else(PoisonError::into_inner);
-        *taken -= 1;
-        LARGE.freed.notify_one();
-    }
-}
+static LARGE: exec::Permits = exec::Permits::new(LARGE_IN_FLIGHT);
 
 /// A checked input.
 struct Outcome {
@@ -970,6 +931,31 @@ struct Outcome {
     compressed: bool,
     /// Bytes of input held by `report` until it is rendered (see [`exec::ordered`]).
     size: usize,
+}
+
+/// About how many bytes `diagnostics` hold (their text and their labels), for the bound on the
+/// reports waiting to be rendered (see [`exec::ordered`]).
+fn held_by(diagnostics: &[sitemap_lint::diagnostic::Diagnostic]) -> usize {
+    diagnostics
+        .iter()
+        .map(|d| {
+            let labels = d.secondary.iter().map(|l| l.message.len() + 32);
+            let fix = d.fix.as_ref().map_or(0, |f| {
+                f.message.len()
+                    + f.edits
+                        .iter()
+                        .map(|e| e.replacement.len() + 32)
+                        .sum::<usize>()
+            });
+            std::mem::size_of_val(d)
+                + d.message.len()
+                + d.primary.message.len()
+                + labels.sum::<usize>()
+                + d.notes.iter().map(|n| n.len() + 24).sum::<usize>()
+                + d.help.as_ref().map_or(0, String::len)
+                + fix
+        })
+        .sum()
 }
 
 /// Reads and checks one target. I/O problems (missing, unreadable, not a regular file) are
@@ -986,7 +972,7 @@ fn check_target(target: &Target, settings: &Settings) -> io::Result<Result<Outco
             // Refuses a FIFO or device without blocking on it.
             let (file, meta) = files::open_input(path)?;
             if meta.len() >= LARGE_INPUT {
-                permit = Some(Permit::take());
+                permit = Some(LARGE.take());
             }
             input::load_file(&file, settings.max_size, meta.len(), settings.threads)?
         }
@@ -1000,7 +986,7 @@ fn check_target(target: &Target, settings: &Settings) -> io::Result<Result<Outco
     let compressed = bytes.gzip;
     let size = bytes.data.len();
     if permit.is_none() && size as u64 >= LARGE_INPUT {
-        permit = Some(Permit::take());
+        permit = Some(LARGE.take());
     }
     let outcome = Ok(Ok(Outcome {
         report: check_bytes(&target.display, bytes, settings),

@@ -470,6 +470,36 @@ fn describe_io(e: &io::Error, limits: &Limits) -> String {
     }
 }
 
+// The executor's per-host pace (see `exec::HostPace`) paces the live check's requests: sitemaps
+// and robots.txt unrated, pages rated.
+impl Pace for crate::exec::HostPace {
+    fn enter(&self, origin: &str) {
+        self.enter_with(origin, false);
+    }
+
+    fn leave(&self, origin: &str) {
+        self.leave_origin(origin);
+    }
+
+    fn pause(&self, origin: &str, wait: std::time::Duration) {
+        self.pause_origin(origin, wait);
+    }
+}
+
+impl Pace for crate::exec::Rated<'_> {
+    fn enter(&self, origin: &str) {
+        self.0.enter_with(origin, true);
+    }
+
+    fn leave(&self, origin: &str) {
+        self.0.leave_origin(origin);
+    }
+
+    fn pause(&self, origin: &str, wait: std::time::Duration) {
+        self.0.pause_origin(origin, wait);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

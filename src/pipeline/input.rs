@@ -100,19 +100,14 @@ fn read_parallel(
     let mut buf = vec![0u8; with_slack(len + 1).max(PARALLEL_READ_BUFFER)];
     buf.truncate(len);
     let part = len.div_ceil(threads.min(8));
-    let ok = std::thread::scope(|s| {
-        let mut rest = &mut buf[..];
-        let mut offset = 0u64;
-        let mut handles = Vec::new();
-        while rest.len() > part {
-            let (head, tail) = rest.split_at_mut(part);
-            let at = offset;
-            handles.push(s.spawn(move || file.read_exact_at(head, at).is_ok()));
-            offset += part as u64;
-            rest = tail;
-        }
-        let last = file.read_exact_at(rest, offset).is_ok();
-        handles.into_iter().all(|h| h.join().unwrap_or(false)) && last
+    let mut parts = Vec::new();
+    let mut offset = 0u64;
+    for chunk in buf.chunks_mut(part) {
+        parts.push((chunk, offset));
+        offset += part as u64;
+    }
+    let ok = crate::exec::all(parts, threads.min(8), |(chunk, at)| {
+        file.read_exact_at(chunk, at).is_ok()
     });
     if !ok {
         return Ok(None);

@@ -1,4 +1,4 @@
-//! Splits a large document between its entries into pieces that parse as documents of their own, on several threads.
+//! Splits a large document between its entries into pieces that parse as documents of their own (on several threads: see `exec`).
 //!
 //! A sitemap is one root element with many small entries, so the text can be cut right after an
 //! entry's end tag (`</url>`, `</sitemap>`, any prefix) into pieces that become documents of their
@@ -17,7 +17,6 @@
 //! so text and whitespace nodes are the same too.
 
 use std::ops::Range;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::OnceLock;
 
 use roxmltree::Document;
@@ -300,41 +299,18 @@ pub fn parse_into<'b>(
     slots: &[OnceLock<Document<'b>>],
 ) -> bool {
     let n = layout.pieces.len().min(slots.len());
-    let next = AtomicUsize::new(0);
-    let failed = AtomicBool::new(false);
-    let work = || loop {
-        let i = next.fetch_add(1, Ordering::Relaxed);
-        let (Some(piece), Some(slot)) = (layout.pieces.get(i), slots.get(i)) else {
-            return;
-        };
-        if slot.get().is_some() {
-            continue;
-        }
-        match Document::parse_with_options(&layout.buf[piece.range.clone()], options()) {
+    let todo: Vec<usize> = (0..n).filter(|&i| slots[i].get().is_none()).collect();
+    // A piece that does not parse stops the others: the file is parsed whole anyway. One that
+    // panics counts as one that does not parse.
+    crate::exec::all(todo, threads, |i| {
+        match Document::parse_with_options(&layout.buf[layout.pieces[i].range.clone()], options()) {
             Ok(doc) => {
-                let _ = slot.set(doc);
+                let _ = slots[i].set(doc);
+                true
             }
-            Err(_) => {
-                // Tell the others to stop: the file is parsed whole anyway.
-                failed.store(true, Ordering::Relaxed);
-                next.store(n, Ordering::Relaxed);
-                return;
-            }
+            Err(_) => false,
         }
-    };
-    std::thread::scope(|s| {
-        let helpers: Vec<_> = (1..threads.clamp(1, n.max(1)))
-            .map(|_| s.spawn(work))
-            .collect();
-        work();
-        for h in helpers {
-            // A parse that panicked counts as a failed one.
-            if h.join().is_err() {
-                failed.store(true, Ordering::Relaxed);
-            }
-        }
-    });
-    !failed.load(Ordering::Relaxed) && slots[..n].iter().all(|s| s.get().is_some())
+    }) && slots[..n].iter().all(|s| s.get().is_some())
 }
 
 #[cfg(test)]
