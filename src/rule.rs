@@ -7,6 +7,7 @@ use std::ops::Range;
 use crate::diagnostic::Diagnostic;
 pub use crate::diagnostic::{Category, RuleMeta};
 use crate::pipeline::model::{Child, Entry, Sitemap};
+use crate::pipeline::text_sitemap::TextLine;
 
 /// Diagnostics one rule reports per file at most; the rest are counted in a note on the last one,
 /// so that a file with millions of the same mistake gives a readable report in bounded memory.
@@ -194,6 +195,10 @@ pub trait Rule: Declared + Sync {
     /// Once per entry. The [`Sitemap`] it gets holds the root only: entries are checked before
     /// the file's totals are known.
     fn check_entry(&self, _sitemap: &Sitemap<'_>, _entry: &Entry<'_>, _cx: &mut Context<'_>) {}
+
+    /// Once per line of a text sitemap (a run of blank lines is one [`TextLine`]), in order,
+    /// before the line's entry (when it holds a URL) goes through [`Rule::check_entry`].
+    fn check_text_line(&self, _sitemap: &Sitemap<'_>, _line: &TextLine, _cx: &mut Context<'_>) {}
 
     /// Whether [`Rule::check_entry`] looks only at children in other namespaces than the
     /// sitemap's (extensions, `xhtml:link`): the engine then skips it for entries without any,
