@@ -221,12 +221,11 @@ fn run(
     }
     if text_sitemap {
         // Findings on a line that holds bytes that were not UTF-8 would repeat `invalid-utf8`.
+        let lines =
+            text_sitemap::lines_holding(text, decoded.invalid_utf8.iter().map(|(s, _)| s.start));
         let garbled = |d: &Diagnostic| {
             matches!(d.rule.category, Category::Url | Category::Value)
-                && decoded
-                    .invalid_utf8
-                    .iter()
-                    .any(|(s, _)| text_sitemap::same_line(text, s.start, d.primary.span.start))
+                && text_sitemap::on_lines(&lines, d.primary.span.start)
         };
         let found = check_text(text, settings, site);
         out.extend(found.into_iter().filter(|d| !garbled(d)));

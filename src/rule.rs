@@ -98,6 +98,15 @@ impl<'a> Context<'a> {
         }
     }
 
+    /// Whether `rule` has reported its [`MAX_REPORTS_PER_RULE`] findings in this file: a rule
+    /// that may find something on every line counts the rest with [`Context::count_unreported`]
+    /// rather than build findings that are dropped.
+    pub fn is_full(&self, rule: &RuleMeta) -> bool {
+        self.counts
+            .get(rule.name)
+            .is_some_and(|c| c.0 >= MAX_REPORTS_PER_RULE)
+    }
+
     /// Adds `n` findings of `rule` that were counted but not built (see [`MAX_REPORTS_PER_RULE`]).
     pub fn count_unreported(&mut self, rule: &'static RuleMeta, n: usize) {
         if n > 0 {

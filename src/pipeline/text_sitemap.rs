@@ -120,16 +120,57 @@ impl Lines<'_> {
         if start >= bytes.len() {
             return None;
         }
-        let (end, next) = match memchr::memchr2(b'\n', b'\r', &bytes[start..]) {
-            None => (bytes.len(), bytes.len()),
-            Some(i) => {
-                let end = start + i;
-                let crlf = bytes[end] == b'\r' && bytes.get(end + 1) == Some(&b'\n');
-                (end, end + if crlf { 2 } else { 1 })
-            }
-        };
+        let (end, next) = line_end(bytes, start);
         self.at = next;
         Some((start..end, next))
+    }
+
+    /// After a blank line that ends at `next`: the blank lines that follow, counted, and where
+    /// the line after them starts. Each byte is looked at once.
+    fn blank_run(&self, mut next: usize) -> (usize, usize) {
+        let bytes = self.text.as_bytes();
+        let mut count = 0;
+        loop {
+            let mut i = next;
+            while bytes.get(i).is_some_and(|&b| is_blank(b)) {
+                i += 1;
+            }
+            let after = match bytes.get(i) {
+                // Spaces at the very end are a last blank line; nothing at all is no line.
+                None if i > next => i,
+                Some(b'\n') => i + 1,
+                Some(b'\r') => {
+                    i + if bytes.get(i + 1) == Some(&b'\n') {
+                        2
+                    } else {
+                        1
+                    }
+                }
+                _ => return (count, next),
+            };
+            count += 1;
+            next = after;
+        }
+    }
+}
+
+/// Where the line starting at `start` ends (before its line end), and where the next one starts.
+/// Short lines are scanned byte by byte (cheaper than setting up a vector search for each),
+/// longer ones with `memchr`.
+fn line_end(bytes: &[u8], start: usize) -> (usize, usize) {
+    const SHORT: usize = 64;
+    let head = &bytes[start..bytes.len().min(start + SHORT)];
+    let found = match head.iter().position(|&b| matches!(b, b'\n' | b'\r')) {
+        Some(i) => Some(start + i),
+        None if head.len() < SHORT => None,
+        None => memchr::memchr2(b'\n', b'\r', &bytes[start + SHORT..]).map(|i| start + SHORT + i),
+    };
+    match found {
+        None => (bytes.len(), bytes.len()),
+        Some(end) => {
+            let crlf = bytes[end] == b'\r' && bytes.get(end + 1) == Some(&b'\n');
+            (end, end + if crlf { 2 } else { 1 })
+        }
     }
 }
 
@@ -142,22 +183,12 @@ impl Iterator for Lines<'_> {
         let line = &bytes[span.clone()];
         let Some(first) = line.iter().position(|&b| !is_blank(b)) else {
             // A run of blank lines: one item, however long the run.
-            let mut count = 1;
-            let mut next = next;
-            let mut at = next;
-            while let Some((s, n)) = self.peek_raw(at) {
-                if !bytes[s].iter().all(|&b| is_blank(b)) {
-                    break;
-                }
-                count += 1;
-                next = n;
-                at = n;
-            }
+            let (more, next) = self.blank_run(next);
             self.at = next;
             return Some(TextLine {
                 span,
                 next,
-                kind: LineKind::Blank { count },
+                kind: LineKind::Blank { count: 1 + more },
             });
         };
         let last = line.iter().rposition(|&b| !is_blank(b)).unwrap_or(first);
@@ -177,23 +208,37 @@ impl Iterator for Lines<'_> {
     }
 }
 
-impl Lines<'_> {
-    /// The raw line starting at `at`, without moving on.
-    fn peek_raw(&self, at: usize) -> Option<(Range<usize>, usize)> {
-        let mut probe = Lines {
-            text: self.text,
-            at,
-        };
-        probe.raw()
+/// The lines (without their line ends) that hold the offsets `at`, sorted and without repeats.
+/// Each byte of `text` is looked at once at most, however many offsets share a line: what
+/// the engine uses to drop findings on lines with bytes that were not UTF-8.
+pub fn lines_holding(text: &str, at: impl IntoIterator<Item = usize>) -> Vec<Range<usize>> {
+    let bytes = text.as_bytes();
+    let is_end = |b: &u8| matches!(b, b'\n' | b'\r');
+    let mut out: Vec<Range<usize>> = Vec::new();
+    let mut offsets: Vec<usize> = at.into_iter().map(|a| a.min(bytes.len())).collect();
+    offsets.sort_unstable();
+    for a in offsets {
+        let floor = out.last().map_or(0, |r| r.end);
+        if out.last().is_some_and(|r| r.contains(&a) || r.end == a) {
+            continue;
+        }
+        let start = bytes[floor..a]
+            .iter()
+            .rposition(is_end)
+            .map_or(floor, |i| floor + i + 1);
+        let end = bytes[a..]
+            .iter()
+            .position(is_end)
+            .map_or(bytes.len(), |i| a + i);
+        out.push(start..end);
     }
+    out
 }
 
-/// Whether offsets `a` and `b` of `text` lie on the same line (no line end between them).
-pub fn same_line(text: &str, a: usize, b: usize) -> bool {
-    let (lo, hi) = (a.min(b).min(text.len()), a.max(b).min(text.len()));
-    !text.as_bytes()[lo..hi]
-        .iter()
-        .any(|&b| matches!(b, b'\n' | b'\r'))
+/// Whether `at` lies on one of `lines` (as [`lines_holding`] returns them).
+pub fn on_lines(lines: &[Range<usize>], at: usize) -> bool {
+    let i = lines.partition_point(|r| r.end < at);
+    lines.get(i).is_some_and(|r| r.start <= at && at <= r.end)
 }
 
 #[cfg(test)]
@@ -270,9 +315,29 @@ mod tests {
     }
 
     #[test]
-    fn same_line_stops_at_line_ends() {
-        assert!(same_line("ab\ncd", 0, 2));
-        assert!(!same_line("ab\ncd", 0, 4));
-        assert!(!same_line("ab\rcd", 4, 0));
+    fn blank_runs_count_every_line_end_once() {
+        let blank = |text: &str| -> Vec<LineKind> { lines(text).map(|l| l.kind).collect() };
+        assert_eq!(blank("\r\r\n\n"), [LineKind::Blank { count: 3 }]);
+        assert_eq!(blank("\n \t"), [LineKind::Blank { count: 2 }]);
+        assert_eq!(blank("  "), [LineKind::Blank { count: 1 }]);
+        let text = "https://a.example/\n  ";
+        let got: Vec<TextLine> = lines(text).collect();
+        assert_eq!(got[1].kind, LineKind::Blank { count: 1 });
+        assert_eq!((got[1].span.clone(), got[1].next), (19..21, 21));
+        // Long lines go through the vector search: the same lines.
+        let long = format!("https://a.example/{}\r\n\r\nx", "a".repeat(100));
+        let got: Vec<LineKind> = lines(&long).map(|l| l.kind).collect();
+        assert_eq!(got.len(), 3);
+        assert_eq!(got[1], LineKind::Blank { count: 1 });
+    }
+
+    #[test]
+    fn lines_holding_offsets() {
+        let text = "ab\ncd\r\nef\rgh";
+        let lines = lines_holding(text, [4, 0, 5, 13]);
+        assert_eq!(lines, [0..2, 3..5, 10..12]);
+        assert!(on_lines(&lines, 1) && on_lines(&lines, 5) && on_lines(&lines, 10));
+        assert!(!on_lines(&lines, 7) && !on_lines(&lines, 8));
+        assert_eq!(lines_holding("", [0]).len(), 1);
     }
 }

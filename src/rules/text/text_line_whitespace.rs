@@ -58,6 +58,10 @@ impl Rule for Check {
             (true, false) => (after, None, "after"),
             (false, false) => (before, Some(after), "before and after"),
         };
+        if cx.is_full(&META) {
+            cx.count_unreported(&META, 1);
+            return;
+        }
         let mut edits = vec![Edit::delete(first.clone())];
         let mut d = Diagnostic::new(&META, first, format!("whitespace {what} the URL"))
             .with_label("remove this");
