@@ -14,11 +14,13 @@ use crate::pipeline::encoding::{self, Detected};
 use crate::pipeline::input::{self, Bytes};
 use crate::pipeline::model::{ChildKind, Element, Entry, Kind, RootChildren, Sitemap};
 use crate::pipeline::source::SourceFile;
+use crate::pipeline::text_sitemap;
 use crate::pipeline::xml_decl;
 use crate::rule::{Category, Collector, Context, Rule, RuleMeta};
 use crate::rules::{self as r};
 use crate::site_set::FileSummary;
 use crate::suppress::{self, Directive};
+use crate::values::uri;
 use crate::Settings;
 
 /// The result of checking one input.
@@ -58,13 +60,34 @@ pub fn check_reader(
     Ok(check_bytes(name, bytes, settings))
 }
 
+/// What the caller knows of an input besides its bytes and its name (see [`check_input`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct InputOptions {
+    /// The input was declared `text/plain` (a fetched file's `Content-Type`): content that is not
+    /// XML is then a text sitemap whatever its name (see [`text_sitemap::applies`]).
+    pub declared_text: bool,
+}
+
 /// Checks bytes already read (see [`input::load`]). Never panics: a panic inside is reported as
-/// an `internal-error` diagnostic.
+/// an `internal-error` diagnostic. Content that is not XML, named `*.txt` or `*.txt.gz`, is
+/// checked as a text sitemap.
 pub fn check_bytes(name: &str, bytes: Bytes, settings: &Settings) -> FileReport {
+    check_input(name, bytes, settings, InputOptions::default())
+}
+
+/// [`check_bytes`] with what the caller knows of the input besides its name: the entry point for
+/// inputs that come with metadata, such as a fetched file's `Content-Type`. `name` is the display
+/// name (a fetched file's URL); spans index the decoded text.
+pub fn check_input(
+    name: &str,
+    bytes: Bytes,
+    settings: &Settings,
+    options: InputOptions,
+) -> FileReport {
     let mut site = FileSummary::default();
     let site_out = &mut site;
     let result = catch_unwind(AssertUnwindSafe(move || {
-        run(name, bytes, settings, site_out)
+        run(name, bytes, settings, options, site_out)
     }));
     let (source, diagnostics, directives) = match result {
         Ok(out) => out,
@@ -132,7 +155,13 @@ fn finish(
 /// What [`run`] found: the text, the diagnostics, and the suppression comments.
 type RunOutput = (SourceFile, Vec<Diagnostic>, Vec<Directive>);
 
-fn run(name: &str, bytes: Bytes, settings: &Settings, site: &mut FileSummary) -> RunOutput {
+fn run(
+    name: &str,
+    bytes: Bytes,
+    settings: &Settings,
+    options: InputOptions,
+    site: &mut FileSummary,
+) -> RunOutput {
     // Test hook (debug builds only): panic on purpose for files whose name ends with the value, so
     // tests can show that a panic is contained to its file (tests/hostile.rs).
     #[cfg(debug_assertions)]
@@ -159,6 +188,7 @@ fn run(name: &str, bytes: Bytes, settings: &Settings, site: &mut FileSummary) ->
     let mut decoded = encoding::decode_owned(bytes.data);
     let mut source = SourceFile::new(name, std::mem::take(&mut decoded.text));
     let text = source.text();
+    let text_sitemap = text_sitemap::applies(name, options.declared_text, text);
 
     if let Some(problem) = &bytes.gzip_problem {
         out.push(r::input::gzip_invalid::diagnostic(problem, text.len()));
@@ -199,6 +229,18 @@ fn run(name: &str, bytes: Bytes, settings: &Settings, site: &mut FileSummary) ->
                 decoded.invalid_utf8_more,
             ));
         }
+    }
+    if text_sitemap {
+        // Findings on a line that holds bytes that were not UTF-8 would repeat `invalid-utf8`.
+        let lines =
+            text_sitemap::lines_holding(text, decoded.invalid_utf8.iter().map(|(s, _)| s.start));
+        let garbled = |d: &Diagnostic| {
+            matches!(d.rule.category, Category::Url | Category::Value)
+                && text_sitemap::on_lines(&lines, d.primary.span.start)
+        };
+        let found = check_text(text, settings, site);
+        out.extend(found.into_iter().filter(|d| !garbled(d)));
+        return (source, out, Vec::new());
     }
     if decoded.bom && text.is_empty() {
         out.push(r::input::xml_syntax::only_bom());
@@ -563,6 +605,33 @@ impl<'s, 'c> Walk<'s, 'c> {
         out.extend(self.cx.into_diagnostics());
         (out, self.directives)
     }
+}
+
+/// Checks a text sitemap: every line goes through the rules' line hook, and every line that
+/// holds a URL is an entry with a `<loc>` (see [`Sitemap::text`]), checked as an XML entry is.
+fn check_text(text: &str, settings: &Settings, site: &mut FileSummary) -> Vec<Diagnostic> {
+    let Ok(skeleton) = Document::parse(crate::pipeline::model::text::TEXT_SKELETON) else {
+        return Vec::new();
+    };
+    let mut head = Sitemap::text(&skeleton, text);
+    head.site_origin = text_sitemap::lines(text)
+        .filter_map(|line| uri::origin(&text[line.url()?]).map(str::to_owned))
+        .next();
+    let enabled = enabled_rules(settings);
+    let hooks = EntryHooks::new(&enabled);
+    let mut walk = Walk::new(&head, &enabled, settings);
+    let none = RootChildren::default();
+    for line in text_sitemap::lines(text) {
+        for rule in &enabled {
+            rule.check_text_line(&head, &line, &mut walk.cx);
+        }
+        if let Some(entry) = line.url().and_then(|url| head.text_entry(line.span, url)) {
+            run_entry_hooks(&head, &entry, &hooks, &mut walk.cx);
+            walk.entry(&head, &none, &entry);
+            walk.entry_count += 1;
+        }
+    }
+    walk.finish(head, site).0
 }
 
 /// The checks on the tree of a document parsed from `text[base..]` whose own text starts at

@@ -30,7 +30,7 @@ mod test_strings;
 use std::collections::HashMap;
 
 pub use diagnostic::{Diagnostic, Label, Severity};
-pub use engine::{check_bytes, check_reader, FileReport};
+pub use engine::{check_bytes, check_input, check_reader, FileReport, InputOptions};
 pub use pipeline::source::SourceFile;
 pub use rule::{Category, RuleMeta};
 

@@ -7,6 +7,7 @@ use std::ops::Range;
 use crate::diagnostic::Diagnostic;
 pub use crate::diagnostic::{Category, RuleMeta};
 use crate::pipeline::model::{Child, Entry, Sitemap};
+use crate::pipeline::text_sitemap::TextLine;
 
 /// Diagnostics one rule reports per file at most; the rest are counted in a note on the last one,
 /// so that a file with millions of the same mistake gives a readable report in bounded memory.
@@ -95,6 +96,15 @@ impl<'a> Context<'a> {
         for d in other.diagnostics {
             self.report(d);
         }
+    }
+
+    /// Whether `rule` has reported its [`MAX_REPORTS_PER_RULE`] findings in this file: a rule
+    /// that may find something on every line counts the rest with [`Context::count_unreported`]
+    /// rather than build findings that are dropped.
+    pub fn is_full(&self, rule: &RuleMeta) -> bool {
+        self.counts
+            .get(rule.name)
+            .is_some_and(|c| c.0 >= MAX_REPORTS_PER_RULE)
     }
 
     /// Adds `n` findings of `rule` that were counted but not built (see [`MAX_REPORTS_PER_RULE`]).
@@ -194,6 +204,10 @@ pub trait Rule: Declared + Sync {
     /// Once per entry. The [`Sitemap`] it gets holds the root only: entries are checked before
     /// the file's totals are known.
     fn check_entry(&self, _sitemap: &Sitemap<'_>, _entry: &Entry<'_>, _cx: &mut Context<'_>) {}
+
+    /// Once per line of a text sitemap (a run of blank lines is one [`TextLine`]), in order,
+    /// before the line's entry (when it holds a URL) goes through [`Rule::check_entry`].
+    fn check_text_line(&self, _sitemap: &Sitemap<'_>, _line: &TextLine, _cx: &mut Context<'_>) {}
 
     /// Whether [`Rule::check_entry`] looks only at children in other namespaces than the
     /// sitemap's (extensions, `xhtml:link`): the engine then skips it for entries without any,

@@ -655,7 +655,8 @@ fn note_omitted(out: &mut [Diagnostic], rule: &RuleMeta, omitted: usize, what: &
 }
 
 /// Whether the file at `path` is a sitemap or an index, from its root element's name in the
-/// first 64 KiB (decompressed when gzip). `None` when it cannot be read or has no start tag.
+/// first 64 KiB (decompressed when gzip); a text sitemap (see [`crate::pipeline::text_sitemap`])
+/// is a sitemap. `None` when it cannot be read or has no start tag.
 pub fn sniff_kind(path: &Path) -> Option<Kind> {
     use std::io::Read;
     // The guarded open: a FIFO or device listed by an index (and named on the command line)
@@ -672,6 +673,12 @@ pub fn sniff_kind(path: &Path) -> Option<Kind> {
             .ok()?;
     } else {
         file.take(65_536).read_to_end(&mut buf).ok()?;
+    }
+    // A text sitemap is a sitemap whatever its lines hold.
+    if crate::pipeline::text_sitemap::is_text_name(&path.to_string_lossy())
+        && !crate::pipeline::text_sitemap::starts_xml(&buf)
+    {
+        return Some(Kind::UrlSet);
     }
     sniff_root(&buf).map(|(kind, _)| kind)
 }

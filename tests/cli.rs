@@ -1108,16 +1108,20 @@ fn a_walked_folder_of_feeds_only_is_not_a_clean_run() {
         "{}",
         stderr(&o)
     );
-    // A text sitemap is named in the summary, not passed over in silence.
+    // A sitemap-named text sitemap is walked and checked (issue 20); other `.txt` files are not.
     write(&d, "sitemap.xml", GOOD.as_bytes());
+    write(&d, "robots.txt", b"User-agent: *\n");
     let o = run_in(&d, &["check", "."], None);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(
-        summary(&o)
-            .contains("1 text sitemap not checked (only XML sitemaps are, --verbose lists them)"),
+        summary(&o).contains("no problems in 2 files"),
         "{}",
         stderr(&o)
     );
+    write(&d, "sitemap.txt", b"https://example.com/\n# generated\n");
+    let o = run_in(&d, &["check", "."], None);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stdout(&o).contains("text-line-invalid"), "{}", stdout(&o));
 }
 
 // ---------------------------------------------------------------------------------------------

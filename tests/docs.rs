@@ -233,7 +233,11 @@ fn rule_docs_have_sections_and_working_examples() {
                 failures.push(format!("`{name}` ({}): docs lack `{heading}`", meta.source));
             }
         }
-        let blocks = code_blocks(&docs, "xml");
+        // Text sitemap rules show text sitemaps (```text), checked as `example.txt`.
+        let (blocks, example) = match code_blocks(&docs, "text") {
+            text if !text.is_empty() => (text, "example.txt"),
+            _ => (code_blocks(&docs, "xml"), "example.xml"),
+        };
         let bad: Vec<_> = blocks
             .iter()
             .filter(|(c, _)| c.starts_with("## Example"))
@@ -246,7 +250,7 @@ fn rule_docs_have_sections_and_working_examples() {
             continue;
         }
         if bad.is_empty() || good.is_empty() {
-            failures.push(format!("`{name}`: docs need an ```xml block under `## Example` and one under `Use instead:`"));
+            failures.push(format!("`{name}`: docs need an ```xml (or ```text) block under `## Example` and one under `Use instead:`"));
         }
         // The documented rule is on (opt-in rules too), with the sitemap URL its example states.
         let mut settings = Settings::default();
@@ -256,13 +260,13 @@ fn rule_docs_have_sections_and_working_examples() {
             .find(|(rule, _)| *rule == name)
             .map(|(_, url)| url.to_string());
         for (_, xml) in bad {
-            let report = check_reader("example.xml", xml.as_bytes(), &settings).unwrap();
+            let report = check_reader(example, xml.as_bytes(), &settings).unwrap();
             if !report.diagnostics.iter().any(|d| d.rule.name == name) {
                 failures.push(format!("`{name}`: its Example does not trigger it:\n{xml}"));
             }
         }
         for (_, xml) in good {
-            let report = check_reader("example.xml", xml.as_bytes(), &settings).unwrap();
+            let report = check_reader(example, xml.as_bytes(), &settings).unwrap();
             if !report.diagnostics.is_empty() {
                 let got: Vec<_> = report
                     .diagnostics

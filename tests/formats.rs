@@ -1,7 +1,8 @@
 //! Every output format, end to end: a byte-for-byte snapshot of `sitemap-lint check --format F .`
-//! run in `tests/fixtures/formats/` (errors, warnings, a `.gz` file, a non-ASCII path, a name with
-//! `,` and a space), plus what each consumer needs: parseable JSON/XML, GitHub's SARIF properties,
-//! escaping, stable unique fingerprints, and validation by Microsoft's SARIF Multitool.
+//! run in `tests/fixtures/formats/` (errors, warnings, a `.gz` file, a text sitemap, a non-ASCII
+//! path, a name with `,` and a space), plus what each consumer needs: parseable JSON/XML, GitHub's
+//! SARIF properties, escaping, stable unique fingerprints, and validation by Microsoft's SARIF
+//! Multitool.
 //!
 //! Regenerate the snapshots after a reviewed change with
 //! `UPDATE_EXPECT=formats cargo test --test formats` (`UPDATE_EXPECT=1` or `all` work too).
@@ -24,8 +25,8 @@ const FORMATS: [&str; 8] = [
     "checkstyle",
 ];
 
-/// Findings in the fixture folder: 7 errors and 5 warnings in 5 files (one clean).
-const FINDINGS: usize = 12;
+/// Findings in the fixture folder: 8 errors and 6 warnings in 6 files (one clean).
+const FINDINGS: usize = 14;
 
 /// Stands for the SARIF `rules` array in the snapshot (it is checked against the rule metadata
 /// by `sarif_rules_come_from_the_rule_metadata`, so rule doc edits do not touch the snapshot).
@@ -235,9 +236,9 @@ fn concise_lines_are_gnu_style_and_never_coloured() {
 fn json_keeps_its_contract() {
     let v: serde_json::Value = serde_json::from_str(&render("json")).unwrap();
     assert_eq!(v["version"], 1);
-    assert_eq!(v["summary"]["files"], 5);
-    assert_eq!(v["summary"]["errors"], 7);
-    assert_eq!(v["summary"]["warnings"], 5);
+    assert_eq!(v["summary"]["files"], 6);
+    assert_eq!(v["summary"]["errors"], 8);
+    assert_eq!(v["summary"]["warnings"], 6);
     let paths: Vec<&str> = v["files"]
         .as_array()
         .unwrap()
@@ -251,7 +252,8 @@ fn json_keeps_its_contract() {
             "clean.xml",
             "errors.xml",
             "news, 2024.xml",
-            "sitemap-index.xml.gz"
+            "sitemap-index.xml.gz",
+            "urls-sitemap.txt"
         ]
     );
 }
@@ -420,7 +422,7 @@ fn github_annotations_are_escaped_and_followed_by_the_plain_report() {
     );
     assert_eq!(
         rest[FINDINGS],
-        "sitemap-lint: 7 errors, 5 warnings in 5 files"
+        "sitemap-lint: 8 errors, 6 warnings in 6 files"
     );
 }
 
@@ -701,15 +703,15 @@ fn junit_is_well_formed_and_counts_tests() {
     assert_eq!(root.tag_name().name(), "testsuites");
     assert_eq!(
         root.attribute("tests"),
-        Some("13"),
-        "12 findings + 1 clean file"
+        Some("15"),
+        "14 findings + 1 clean file"
     );
-    assert_eq!(root.attribute("failures"), Some("12"));
+    assert_eq!(root.attribute("failures"), Some("14"));
     let suites: Vec<_> = root
         .children()
         .filter(|n| n.has_tag_name("testsuite"))
         .collect();
-    assert_eq!(suites.len(), 5);
+    assert_eq!(suites.len(), 6);
     for s in &suites {
         let cases: Vec<_> = s
             .children()
@@ -748,7 +750,7 @@ fn checkstyle_is_well_formed_and_lists_every_file() {
     assert_eq!(root.tag_name().name(), "checkstyle");
     assert_eq!(root.attribute("version"), Some("4.3"));
     let files: Vec<_> = root.children().filter(|n| n.has_tag_name("file")).collect();
-    assert_eq!(files.len(), 5);
+    assert_eq!(files.len(), 6);
     let errors: Vec<_> = root
         .descendants()
         .filter(|n| n.has_tag_name("error"))
@@ -795,7 +797,7 @@ fn output_file_gets_the_report_and_the_terminal_a_summary() {
         assert_eq!(
             err,
             format!(
-                "sitemap-lint: error: 7 errors, 5 warnings in 5 files; report written to {}\n",
+                "sitemap-lint: error: 8 errors, 6 warnings in 6 files; report written to {}\n",
                 report.display()
             )
         );

@@ -1265,3 +1265,76 @@ fn long_prefixes_and_many_misplaced_elements_are_quoted_short() {
         o.stdout.len()
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// text sitemaps (issue 20)
+
+/// A text sitemap costs linear time and bounded memory whatever its lines hold: one 50 MiB URL,
+/// 3.5 million URLs on one 50 MiB line (the fix that splits them is not offered beyond its cap),
+/// and, in 10 MiB (the debug binary spends most of its time on each line's position), ten
+/// million empty lines or lone `\r`s, lines of two words, and URLs that mostly repeat. The
+/// release binary's figures at the full cap are in docs/safety.md.
+#[test]
+fn text_sitemaps_stay_linear_and_bounded() {
+    let _guard = heavy();
+    let dir = TempDir::new("text-hostile");
+    let cap = MAX_UNCOMPRESSED as usize;
+    let fill = |unit: &str, size: usize| unit.repeat(size / unit.len()).into_bytes();
+    let mut long_url = b"https://e.com/".to_vec();
+    long_url.resize(cap, b'a');
+    let cases: [(&str, Vec<u8>, &[&str]); 6] = [
+        ("one 50 MiB URL", long_url, &["loc-length"]),
+        (
+            "3.5 million URLs on one 50 MiB line",
+            fill("https://e.com/ ", cap),
+            &["text-line-invalid"],
+        ),
+        (
+            "10 million empty lines",
+            fill("\n", 10 * MIB),
+            &["empty-sitemap", "text-blank-line"],
+        ),
+        (
+            "10 million lone CRs",
+            fill("\r", 10 * MIB),
+            &["empty-sitemap", "text-blank-line"],
+        ),
+        (
+            "2.6 million lines of two words",
+            fill("a b\n", 10 * MIB),
+            &["text-line-invalid"],
+        ),
+        (
+            "700,000 URLs",
+            fill("https://e.com/\n", 10 * MIB),
+            &["duplicate-loc", "too-many-entries"],
+        ),
+    ];
+    for (what, bytes, expected) in cases {
+        let f = dir.write("hostile-sitemap.txt", &bytes);
+        drop(bytes);
+        let m = measure(&args(&[&f]), Duration::from_secs(240), what);
+        report(what, &m);
+        assert_exit(&m, 1, what);
+        let files = json_files(&m);
+        let found: std::collections::BTreeSet<String> = codes(&files[0]).into_iter().collect();
+        let expected: std::collections::BTreeSet<String> =
+            expected.iter().map(|s| s.to_string()).collect();
+        assert_eq!(found, expected, "{what}");
+        assert!(
+            m.stdout.len() < 16 * MIB,
+            "{what}: {} bytes of output",
+            m.stdout.len()
+        );
+        assert!(
+            m.elapsed < Duration::from_secs(120),
+            "{what}: {:?} is not linear time",
+            m.elapsed
+        );
+        assert!(
+            m.peak_rss_mib() < 512.0,
+            "{what}: {:.0} MiB",
+            m.peak_rss_mib()
+        );
+    }
+}

@@ -381,6 +381,33 @@ fn arbitrary_bytes_gzip_wrapped() {
         .unwrap();
 }
 
+/// Text sitemaps (issue 20): bytes that look like lines of URLs (line ends of every kind, blanks,
+/// comments, markup, percent signs, a byte-order mark, invalid UTF-8), plain and gzip.
+#[test]
+fn arbitrary_text_sitemaps() {
+    let texty = prop_oneof![
+        4 => prop::sample::select(b"htps:/.e\n\r \t#<>%a?&=".to_vec()),
+        1 => prop::sample::select(vec![0xEF, 0xBB, 0xBF, 0xE9, 0xFF, 0x00, 0xC3]),
+        1 => any::<u8>(),
+    ];
+    runner(256, 12)
+        .run(
+            &(
+                prop::sample::select(vec!["sitemap.txt", "urls.TXT.gz"]),
+                prop::collection::vec(texty, 0..4096),
+            ),
+            |(name, bytes)| {
+                let bytes = if name.ends_with(".gz") {
+                    support::gzip(&bytes)
+                } else {
+                    bytes
+                };
+                library_properties(name, &bytes)
+            },
+        )
+        .unwrap();
+}
+
 #[test]
 fn mutated_sitemaps() {
     runner(512, 4)

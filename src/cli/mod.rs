@@ -15,6 +15,7 @@ use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser, Subcommand, Value
 use sitemap_lint::exec;
 use sitemap_lint::pipeline::files::{self, describe_io, AtomicFile, FileId};
 use sitemap_lint::pipeline::model::Kind;
+use sitemap_lint::pipeline::text_sitemap;
 use sitemap_lint::render::{self, statistics::Statistics, Checked, Format, RenderOptions, Summary};
 use sitemap_lint::site_set::{sniff_root, SetCheck, Site};
 use sitemap_lint::{check_bytes, pipeline::input, rules, FileReport, Settings, Severity};
@@ -167,9 +168,10 @@ enum ConfigFormat {
 #[derive(clap::Args)]
 struct CheckArgs {
     /// Files, directories or URLs to check; `-` reads stdin; an `http://` or `https://` URL is
-    /// fetched (a site root follows its robots.txt; see docs/live.md). Directories are searched for `*.xml` and
-    /// `*.xml.gz`, honouring the .gitignore files in them (not those above a named directory) and
-    /// skipping hidden entries, symlinks and XML files that are not sitemaps (feeds). Without
+    /// fetched (a site root follows its robots.txt; see docs/live.md). Directories are searched
+    /// for `*.xml`, `*.xml.gz` and text sitemaps (`*sitemap*.txt[.gz]`), honouring the .gitignore
+    /// files in them (not those above a named directory) and skipping hidden entries, symlinks
+    /// and XML files that are not sitemaps (feeds). Without
     /// paths, the current directory is searched.
     paths: Vec<PathBuf>,
     /// Read no ignore files (.gitignore, .ignore, git's excludes) while walking directories
@@ -848,8 +850,8 @@ fn set_line(check: Option<&SetCheck<'_>>, root_given: bool) -> Option<String> {
 }
 
 /// What the walk and the check left out, for the summary line: `3 other XML files skipped (not
-/// sitemaps)`, `2 sitemap-named files hidden by ignore files (--no-ignore checks them)`,
-/// `1 text sitemap not checked (XML only)`. With `verbose`, each file is listed on stderr.
+/// sitemaps)`, `2 sitemap-named files hidden by ignore files (--no-ignore checks them)`. With
+/// `verbose`, each file is listed on stderr.
 fn walk_line(
     notes: &Collected,
     skipped: &[(usize, String)],
@@ -866,11 +868,6 @@ fn walk_line(
         for path in &notes.ignored_sitemaps {
             eprintln!(
                 "sitemap-lint: skipped `{path}`: hidden by an ignore file (--no-ignore checks it)"
-            );
-        }
-        for path in &notes.text_sitemaps {
-            eprintln!(
-                "sitemap-lint: skipped `{path}`: a text sitemap (only XML sitemaps are checked)"
             );
         }
     }
@@ -899,12 +896,6 @@ fn walk_line(
         parts.push(format!(
             "the search of ignored folders for sitemaps stopped after {} entries (--no-ignore checks everything)",
             walk::IGNORED_SEARCH_BUDGET
-        ));
-    }
-    if !notes.text_sitemaps.is_empty() {
-        parts.push(format!(
-            "{} not checked (only XML sitemaps are{list})",
-            render::plural(notes.text_sitemaps.len(), "text sitemap")
         ));
     }
     (!parts.is_empty()).then(|| parts.join("; "))
@@ -977,7 +968,10 @@ fn check_target(target: &Target, settings: &Settings) -> io::Result<Result<Outco
             input::load_file(&file, settings.max_size, meta.len(), settings.threads)?
         }
     };
-    if target.walked.is_some() {
+    // A walked text sitemap is a sitemap by its name (its lines may hold markup).
+    let text =
+        text_sitemap::is_text_name(&target.display) && !text_sitemap::starts_xml(&bytes.data);
+    if target.walked.is_some() && !text {
         let head = &bytes.data[..bytes.data.len().min(65_536)];
         if let Some((Kind::Other, root)) = sniff_root(head) {
             return Ok(Err(root.to_string()));

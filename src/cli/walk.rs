@@ -2,8 +2,9 @@
 //!
 //! Directories are walked like ripgrep does: `.gitignore` (inside a git repository), `.ignore`,
 //! `.git/info/exclude` and the global gitignore are honoured, hidden entries are skipped, and
-//! symlinks are not followed. Walked directories yield `*.xml` and `*.xml.gz` files; a file named
-//! on the command line is checked whatever its name. `--exclude` globs apply to walked entries,
+//! symlinks are not followed. Walked directories yield `*.xml` and `*.xml.gz` files, and text
+//! sitemaps named `*sitemap*.txt` or `*sitemap*.txt.gz`; a file named on the command line is
+//! checked whatever its name. `--exclude` globs apply to walked entries,
 //! and to named paths (and the `--stdin-filename`) only with `--force-exclude`.
 //!
 //! The ignore rule that fits build folders (see docs/configuration.md, "Which files are checked"):
@@ -12,7 +13,7 @@
 //!   sitemaps a generator writes there even though the repository ignores them;
 //! - the ignore files in the named directory and below it apply: `check .` at a repository root
 //!   does not descend into ignored `node_modules/`, `target/` or `public/`;
-//! - a sitemap-named file (`*sitemap*.xml`, `*sitemap*.xml.gz`, `*sitemap*.txt`) that the ignore
+//! - a sitemap-named file (`*sitemap*.xml`, `*sitemap*.xml.gz`, `*sitemap*.txt[.gz]`) that the ignore
 //!   files hide is never skipped silently: a second, name-only pass finds it and the summary
 //!   names it with the flag that includes it (`--no-ignore`, which turns ignore files off).
 //!
@@ -68,8 +69,6 @@ pub struct Collected {
     /// Whether the search for [`Collected::ignored_sitemaps`] stopped at its budget of
     /// [`IGNORED_SEARCH_BUDGET`] entries (a huge ignored `node_modules/`).
     pub ignored_search_cut: bool,
-    /// Text sitemaps (`*sitemap*.txt`) met while walking, sorted: not checked (XML only).
-    pub text_sitemaps: Vec<String>,
 }
 
 /// How many entries the name-only search for ignored sitemaps looks at, at most, per run.
@@ -162,18 +161,21 @@ impl Excludes {
 /// called with the path as walked or given and whether it is a directory.
 pub type ExtraExclude = Arc<dyn Fn(&Path, bool) -> bool + Send + Sync>;
 
-/// Whether a walked file is a sitemap candidate: `*.xml` or `*.xml.gz` (any case).
+/// Whether a walked file is a sitemap candidate: `*.xml` or `*.xml.gz` (any case), or a text
+/// sitemap named `*sitemap*.txt` or `*sitemap*.txt.gz` (other `.txt` files, such as robots.txt,
+/// are not sitemaps).
 pub fn is_sitemap_name(name: &str) -> bool {
     let lower = name.to_ascii_lowercase();
-    lower.ends_with(".xml") || lower.ends_with(".xml.gz")
+    lower.ends_with(".xml") || lower.ends_with(".xml.gz") || is_sitemap_named(name)
 }
 
-/// Whether a file's name says it is a sitemap (`*sitemap*.xml`, `*sitemap*.xml.gz` or
-/// `*sitemap*.txt`, any case): such a file is never skipped without the summary saying so.
+/// Whether a file's name says it is a sitemap (`*sitemap*.xml`, `*sitemap*.xml.gz`,
+/// `*sitemap*.txt` or `*sitemap*.txt.gz`, any case): such a file is never skipped without the
+/// summary saying so.
 pub fn is_sitemap_named(name: &str) -> bool {
     let lower = name.to_ascii_lowercase();
-    lower.contains("sitemap")
-        && (lower.ends_with(".xml") || lower.ends_with(".xml.gz") || lower.ends_with(".txt"))
+    let plain = lower.strip_suffix(".gz").unwrap_or(&lower);
+    lower.contains("sitemap") && (plain.ends_with(".xml") || plain.ends_with(".txt"))
 }
 
 /// The path as the user wrote it, with `/` separators and no leading `./`.
@@ -310,7 +312,6 @@ pub fn collect(
                     .collect();
                 let hidden = find_ignored_sitemaps(path, &filter, &seen);
                 found.ignored_sitemaps.extend(hidden.xml);
-                found.text_sitemaps.extend(hidden.text);
                 found.ignored_search_cut |= hidden.cut;
             }
             if found.targets.len() == before {
@@ -325,7 +326,7 @@ pub fn collect(
                     String::new()
                 };
                 found.problems.push(format!(
-                    "no sitemap files (`*.xml`, `*.xml.gz`) found in directory `{}`{hint}",
+                    "no sitemap files (`*.xml`, `*.xml.gz`, `*sitemap*.txt`) found in directory `{}`{hint}",
                     display_name(path)
                 ));
             }
@@ -346,10 +347,8 @@ pub fn collect(
         (a.display.as_str(), a.walked.is_some()).cmp(&(b.display.as_str(), b.walked.is_some()))
     });
     found.targets.dedup_by(|a, b| a.display == b.display);
-    for list in [&mut found.ignored_sitemaps, &mut found.text_sitemaps] {
-        list.sort();
-        list.dedup();
-    }
+    found.ignored_sitemaps.sort();
+    found.ignored_sitemaps.dedup();
     found
 }
 
@@ -394,10 +393,8 @@ fn walker(dir: &Path, filter: &EntryFilter) -> ignore::WalkBuilder {
 
 /// What ignore files hid below a directory, by [`find_ignored_sitemaps`].
 struct Hidden {
-    /// Sitemap-named XML files.
+    /// Sitemap-named files (XML and text).
     xml: Vec<String>,
-    /// Text sitemaps (`*sitemap*.txt`), whether hidden or not.
-    text: Vec<String>,
     /// The search stopped at [`IGNORED_SEARCH_BUDGET`] entries.
     cut: bool,
 }
@@ -411,7 +408,6 @@ fn find_ignored_sitemaps(
 ) -> Hidden {
     let mut hidden = Hidden {
         xml: Vec::new(),
-        text: Vec::new(),
         cut: false,
     };
     for (n, entry) in walker(dir, filter).build().enumerate() {
@@ -425,9 +421,7 @@ fn find_ignored_sitemaps(
             continue;
         }
         let shown = display_name(e.path());
-        if !is_sitemap_name(&name) {
-            hidden.text.push(shown);
-        } else if !seen.contains(shown.as_str()) {
+        if !seen.contains(shown.as_str()) {
             hidden.xml.push(shown);
         }
     }
@@ -470,8 +464,6 @@ fn walk(
                         source: Source::File(path),
                         walked: Some(dir_index),
                     });
-                } else if is_file && is_sitemap_named(&name) {
-                    found.text_sitemaps.push(display_name(e.path()));
                 }
             }
             Err(err) => found

@@ -21,7 +21,7 @@ use std::ops::Range;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use crate::diagnostic::Diagnostic;
-use crate::engine::{self, check_bytes, FileReport};
+use crate::engine::{self, FileReport};
 use crate::exec::{self, HostPace};
 use crate::pipeline::fetch::{self, Answer, Failure, Fetcher, Limits, Pace, Want};
 use crate::pipeline::model::Kind;
@@ -497,18 +497,21 @@ impl Run<'_> {
     }
 }
 
-/// Checks fetched bytes. The seam for text sitemaps (issue 20, branch wt-text): a body that is
-/// not XML and is named `*.txt`/`*.txt.gz` or was served as `text/plain` (`declared_text`) is to
-/// be checked as one URL per line by the text-sitemap entry of the library once it lands; until
-/// then it goes through the XML checks like a file on disk.
+/// Checks fetched bytes: a body that is not XML and is named `*.txt`/`*.txt.gz` or was served
+/// as `text/plain` (`declared_text`) is a text sitemap, one URL per line (see
+/// [`engine::check_input`]); anything else goes through the XML checks like a file on disk.
 fn check_fetched(
     name: &str,
     bytes: crate::pipeline::input::Bytes,
     declared_text: bool,
     settings: &Settings,
 ) -> FileReport {
-    let _ = declared_text;
-    check_bytes(name, bytes, settings)
+    engine::check_input(
+        name,
+        bytes,
+        settings,
+        engine::InputOptions { declared_text },
+    )
 }
 
 /// The report with findings added after the engine made it: severities applied, sorted again.

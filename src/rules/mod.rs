@@ -18,6 +18,7 @@ pub mod schema;
 pub mod site;
 pub mod structure;
 pub mod suppression;
+pub mod text;
 pub mod value;
 
 macro_rules! rules {
@@ -69,6 +70,10 @@ rules! {
     value::changefreq_invalid,
     value::priority_invalid,
     value::value_whitespace,
+    // Text sitemaps: the lines.
+    text::text_line_invalid,
+    text::text_line_whitespace,
+    text::text_blank_line,
     // Site: location, hosts, duplicates, dates (issue #6).
     loc::loc_outside_scope,
     loc::loc_mixed_hosts,

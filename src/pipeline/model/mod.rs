@@ -1,6 +1,7 @@
 //! The typed, spanned, lenient sitemap model built from the XML tree; it records what it saw and judges nothing.
 
 pub mod links;
+pub mod text;
 
 use std::borrow::Cow;
 use std::cell::OnceCell;
@@ -39,6 +40,16 @@ impl Kind {
             Kind::Index => "sitemap",
         }
     }
+}
+
+/// How the file is written: an XML sitemap, or a text sitemap (one URL per line, see
+/// [`crate::pipeline::text_sitemap`]) whose lines the model presents as `<url>` entries with a
+/// `<loc>`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Syntax {
+    #[default]
+    Xml,
+    Text,
 }
 
 /// An element with the byte spans rules point at. All spans are offsets into the [`crate::SourceFile`].
@@ -550,6 +561,9 @@ pub struct Sitemap<'a> {
     /// The scheme and host (`https://www.example.com`) of the first entry whose `<loc>` has no
     /// problem at all: help texts complete relative URLs with it.
     pub site_origin: Option<String>,
+    /// XML, or a text sitemap (whose root and entries have no name in the source: rules word
+    /// what they say about them as lines and URLs).
+    pub syntax: Syntax,
 }
 
 impl<'a> Sitemap<'a> {
@@ -572,6 +586,7 @@ impl<'a> Sitemap<'a> {
             other_children_omitted: 0,
             site_origin: None,
             stray_text: Vec::new(),
+            syntax: Syntax::Xml,
         }
     }
 

@@ -401,11 +401,23 @@ pub(super) fn token(state: &mut State<'_>, buf: &str, at: usize) -> Step {
                     .with_help("remove it: a sitemap starts with `<?xml version=\"1.0\" encoding=\"UTF-8\"?>` and `<urlset …>` (is it an error message printed by the generator?)");
                 Step::patch(d, vec![blank_markup(at..at + n)])
             }
-            None => Step::stop(
-                Diagnostic::new(syntax, span, format!("the file is text, not XML: `{text}`"))
-                    .with_label("expected the root element `<urlset>` or `<sitemapindex>`")
-                    .with_help("a sitemap is an XML document: `<?xml version=\"1.0\" encoding=\"UTF-8\"?>` and then `<urlset …>`; was an error page saved instead of the sitemap?"),
-            ),
+            None => {
+                // A list of URLs is a text sitemap, which only a `.txt` name makes one.
+                let urls = rest.get(..8).is_some_and(|s| {
+                    let s = s.to_ascii_lowercase();
+                    s.starts_with("http://") || s.starts_with("https://")
+                });
+                let help = if urls {
+                    "a text sitemap (one URL per line) must be named `*.txt` or `*.txt.gz`: rename the file, or write it as XML (`<urlset …>`)"
+                } else {
+                    "a sitemap is an XML document: `<?xml version=\"1.0\" encoding=\"UTF-8\"?>` and then `<urlset …>`; was an error page saved instead of the sitemap?"
+                };
+                Step::stop(
+                    Diagnostic::new(syntax, span, format!("the file is text, not XML: `{text}`"))
+                        .with_label("expected the root element `<urlset>` or `<sitemapindex>`")
+                        .with_help(help),
+                )
+            }
         };
     }
     let d = Diagnostic::new(syntax, char_span(buf, at), "malformed markup")

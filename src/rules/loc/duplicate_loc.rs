@@ -5,7 +5,7 @@ use std::ops::Range;
 
 use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
-use crate::pipeline::model::{Entry, Kind, Sitemap};
+use crate::pipeline::model::{Entry, Kind, Sitemap, Syntax};
 use crate::rule::{Collector, Context, Rule, MAX_REPORTS_PER_RULE};
 
 declare_rule! {
@@ -130,6 +130,8 @@ fn duplicate(sitemap: &Sitemap<'_>, span: Range<usize>, first: Range<usize>) -> 
     .with_secondary(first.clone(), "first listed here")
     .with_help(if sitemap.kind == Kind::Index {
         "remove the second `<sitemap>` entry"
+    } else if sitemap.syntax == Syntax::Text {
+        "delete the second line"
     } else {
         "keep one `<url>` entry per URL: merge their extension tags and keep the latest `<lastmod>`"
     });

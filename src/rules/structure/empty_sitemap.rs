@@ -2,14 +2,16 @@
 
 use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
-use crate::pipeline::model::{ChildKind, Kind, Sitemap};
+use crate::pipeline::model::{ChildKind, Kind, Sitemap, Syntax};
 use crate::rule::{Context, Rule};
 
 declare_rule! {
     /// ## What it does
     /// Reports a `<urlset>` with no `<url>` entry, or a `<sitemapindex>` with no `<sitemap>` entry.
     /// A root holding only entries of the other kind, misplaced elements or text is reported by
-    /// `entry-kind-mismatch`, `unknown-element` or `unexpected-text` instead.
+    /// `entry-kind-mismatch`, `unknown-element` or `unexpected-text` instead. A text sitemap
+    /// (one URL per line) is empty when it has no line but blank ones; lines that are not URLs
+    /// are `text-line-invalid`.
     ///
     /// ## Why is this bad?
     /// The schema requires at least one entry (`minOccurs` 1) and Search Console reports "Empty
@@ -63,6 +65,23 @@ impl Rule for Check {
                 && cx.settings.is_on("unknown-element"))
             || (!sitemap.stray_text.is_empty() && cx.settings.is_on("unexpected-text"))
         {
+            return;
+        }
+        if sitemap.syntax == Syntax::Text {
+            // Lines that are not URLs are `text-line-invalid`'s: the file is malformed, not empty.
+            if cx.settings.is_on("text-line-invalid")
+                && !sitemap
+                    .source
+                    .trim_matches([' ', '\t', '\r', '\n'])
+                    .is_empty()
+            {
+                return;
+            }
+            cx.report(
+                Diagnostic::new(&META, 0..0, "the text sitemap lists no URLs")
+                    .with_label("at least one URL is required")
+                    .with_help("write one URL per line, or do not publish (or list) the file until it has URLs"),
+            );
             return;
         }
         let root = sitemap.root.qualified_name(sitemap.source);

@@ -5,13 +5,14 @@ use crate::diagnostic::Diagnostic;
 use crate::values::text::group;
 use std::ops::Range;
 
-use crate::pipeline::model::{Entry, Kind, Sitemap, MAX_ENTRIES};
+use crate::pipeline::model::{Entry, Kind, Sitemap, Syntax, MAX_ENTRIES};
 use crate::rule::{Collector, Context, Rule};
 
 declare_rule! {
     /// ## What it does
     /// Reports the first entry over the protocol's limit: the 50,001st `<url>` of a sitemap or the
-    /// 50,001st `<sitemap>` of a sitemap index. The root element is labelled with the total.
+    /// 50,001st `<sitemap>` of a sitemap index. The root element is labelled with the total. In a
+    /// text sitemap (one URL per line), the 50,001st URL is reported.
     ///
     /// ## Why is this bad?
     /// "A Sitemap file can contain no more than 50,000 URLs"; "A Sitemap index file can include up to
@@ -52,9 +53,13 @@ struct Count {
 }
 
 impl<'a> Collector<'a> for Count {
-    fn entry(&mut self, _sitemap: &Sitemap<'a>, entry: &Entry<'_>, _cx: &mut Context<'_>) {
+    fn entry(&mut self, sitemap: &Sitemap<'a>, entry: &Entry<'_>, _cx: &mut Context<'_>) {
         if self.seen == MAX_ENTRIES {
-            self.over = Some(entry.element.name_span.clone());
+            // A text sitemap's line has no element name: point at its URL.
+            self.over = Some(match (sitemap.syntax, entry.loc()) {
+                (Syntax::Text, Some(loc)) => loc.span(sitemap.source),
+                _ => entry.element.name_span.clone(),
+            });
         }
         self.seen += 1;
     }
@@ -75,6 +80,26 @@ impl<'a> Collector<'a> for Count {
             Kind::Index => "split it into several sitemap indexes of at most 50,000 `<sitemap>` entries each, and submit each one",
             _ => "split the URLs into sitemaps of at most 50,000 entries each, and list those in a sitemap index",
         };
+        if sitemap.syntax == Syntax::Text {
+            cx.report(
+                Diagnostic::new(
+                    &META,
+                    over,
+                    format!(
+                        "more than {} URLs in one text sitemap",
+                        group(MAX_ENTRIES as u64)
+                    ),
+                )
+                .with_label(format!(
+                    "URL number {} is over the limit; the file has {}",
+                    group(MAX_ENTRIES as u64 + 1),
+                    group(total as u64)
+                ))
+                .with_note("\"Each text file can contain a maximum of 50,000 URLs\" (sitemaps.org)")
+                .with_help("split the URLs into text files of at most 50,000 lines each, and submit each one (or list them in a sitemap index)"),
+            );
+            return;
+        }
         cx.report(
             Diagnostic::new(
                 &META,
