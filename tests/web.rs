@@ -114,30 +114,33 @@ fn cli_json(path: &Path, cwd: &Path) -> serde_json::Value {
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
-/// Every fixture of the corpus that runs with the default settings (no `.args` beside it).
+/// Every fixture of the corpus that runs with the default settings (no `.args` beside it):
+/// corpus/cases/* and corpus/rules/*/*.
 fn corpus_files() -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    for dir in ["corpus/rules", "corpus/cases"] {
-        let Ok(rules) = std::fs::read_dir(Path::new(ROOT).join(dir)) else {
-            continue;
-        };
-        for rule in rules.flatten() {
-            let Ok(entries) = std::fs::read_dir(rule.path()) else {
-                continue;
-            };
-            for e in entries.flatten() {
-                let p = e.path();
-                let name = p.file_name().unwrap().to_string_lossy().to_string();
-                let lower = name.to_ascii_lowercase();
-                let checked =
-                    lower.ends_with(".xml") || lower.ends_with(".gz") || lower.ends_with(".txt");
-                let args = p.with_file_name(format!("{name}.args"));
-                if checked && !args.exists() {
-                    files.push(p.strip_prefix(ROOT).unwrap().to_path_buf());
-                }
-            }
+    let root = Path::new(ROOT);
+    let mut candidates = Vec::new();
+    let mut list = |dir: &Path| {
+        for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+            candidates.push(e.path());
         }
+    };
+    list(&root.join("corpus/cases"));
+    for rule in std::fs::read_dir(root.join("corpus/rules"))
+        .unwrap()
+        .flatten()
+    {
+        list(&rule.path());
     }
+    let mut files: Vec<PathBuf> = candidates
+        .into_iter()
+        .filter(|p| {
+            let name = p.file_name().unwrap().to_string_lossy().to_string();
+            let lower = name.to_ascii_lowercase();
+            let checked = [".xml", ".gz", ".txt"].iter().any(|e| lower.ends_with(e));
+            checked && p.is_file() && !p.with_file_name(format!("{name}.args")).exists()
+        })
+        .map(|p| p.strip_prefix(root).unwrap().to_path_buf())
+        .collect();
     files.sort();
     files
 }
@@ -243,7 +246,12 @@ fn page_in_chromium() {
     let broken = cli_report(BROKEN);
     let linked = cli_report(LINKED);
     let broken_codes = codes(&broken);
-    for code in ["loc-not-absolute", "lastmod-invalid", "changefreq-invalid"] {
+    for code in [
+        "loc-invalid",
+        "lastmod-invalid",
+        "changefreq-invalid",
+        "loc-not-ascii",
+    ] {
         assert!(
             broken_codes.iter().any(|c| c == code),
             "{code} not in {broken_codes:?}"
@@ -282,7 +290,10 @@ fn page_in_chromium() {
     let pasted = facts["pasted"].as_array().unwrap();
     assert!(pasted
         .iter()
-        .any(|f| f[0] == "loc-not-absolute" && f[1] == "/relative/page"));
+        .any(|f| f[0] == "loc-invalid" && f[1] == "/relative/page"));
+    assert!(pasted
+        .iter()
+        .any(|f| f[0] == "loc-not-ascii" && f[1] == "\u{e9}"));
     assert!(pasted
         .iter()
         .any(|f| f[0] == "lastmod-invalid" && f[1] == "yesterday"));

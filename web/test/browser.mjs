@@ -81,7 +81,10 @@ try {
 
   // Runs `action`, then waits until a check has finished and its results are shown.
   async function checked(p, action) {
-    await p.evaluate(() => delete document.getElementById("summary").dataset.roundTripMs);
+    await p.evaluate(() => {
+      const summary = document.getElementById("summary");
+      if (summary) delete summary.dataset.roundTripMs;
+    });
     await action();
     await p.waitForFunction(() => document.getElementById("summary").dataset.roundTripMs, null, {
       timeout: 120_000,
