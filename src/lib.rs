@@ -76,18 +76,35 @@ impl Default for Settings {
         Settings {
             overrides: HashMap::new(),
             max_size: pipeline::input::MAX_UNCOMPRESSED,
-            now: std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX)),
+            now: clock_now(),
             sitemap_url: None,
             site_root: None,
             max_url_length: config::DEFAULT_MAX_URL_LENGTH,
             collect_set: false,
             collect_pages: false,
-            threads: exec::cores(),
+            threads: if cfg!(feature = "native") {
+                exec::cores()
+            } else {
+                1
+            },
             split_min: pipeline::split::DEFAULT_SPLIT_MIN,
             robots: None,
         }
+    }
+}
+
+/// The current time as Unix seconds; 0 without the `native` feature (in wasm32-unknown-unknown
+/// the standard clock panics: the caller sets [`Settings::now`] from its own clock).
+fn clock_now() -> i64 {
+    #[cfg(feature = "native")]
+    {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
+    }
+    #[cfg(not(feature = "native"))]
+    {
+        0
     }
 }
 

@@ -119,7 +119,8 @@ impl FileId {
         }
     }
 
-    #[cfg_attr(unix, allow(unused_variables))]
+    // `path` is unused on Unix, `meta` elsewhere.
+    #[allow(unused_variables)]
     fn from_meta(path: &Path, meta: &Metadata) -> Option<FileId> {
         #[cfg(unix)]
         {

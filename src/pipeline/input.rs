@@ -54,6 +54,7 @@ pub fn load(reader: impl Read, cap: u64) -> io::Result<Bytes> {
 
 /// Files from this size on are read on several threads by [`load_file`] (as large as a piece
 /// of a split file).
+#[cfg_attr(not(unix), allow(dead_code))]
 const PARALLEL_READ_MIN: u64 = 4 << 20;
 
 /// The least a buffer read in parts asks for: from this size on, the allocator (glibc's malloc
@@ -61,6 +62,7 @@ const PARALLEL_READ_MIN: u64 = 4 << 20;
 /// pages are first touched by the threads copying into them, side by side. A smaller buffer
 /// would be cleared on one thread first (6 ms of the 8 it took to read an 11.5 MB file). Pages
 /// beyond the file are never touched: they cost address space, not memory.
+#[cfg_attr(not(unix), allow(dead_code))]
 const PARALLEL_READ_BUFFER: usize = (32 << 20) + 1;
 
 /// [`load`] for a regular file of `size` bytes (its length when it was opened): read into one
