@@ -96,6 +96,8 @@ pub fn run(
             &String::from_utf8_lossy(content),
         );
     }
+    // Every kind of input is matched here on purpose: a remote one (a URL) has no file to write
+    // back, and must be refused before the run (docs/fixes.md), not silently left unfixed.
     match &target.source {
         Source::Stdin => {
             done.stdout = match (&fixed.content, raw) {
