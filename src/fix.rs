@@ -198,11 +198,17 @@ pub fn fix_bytes(name: &str, bytes: Bytes, settings: &Settings, options: FixOpti
     let mut changed = false;
     if why.is_none() {
         loop {
-            let wanted = report
+            let wanted: Vec<(&'static str, &Fix)> = report
                 .diagnostics
                 .iter()
                 .filter_map(|d| Some((d.rule.name, d.fix.as_ref()?)))
-                .filter(|(_, f)| options.wants(f));
+                .filter(|(_, f)| options.wants(f))
+                .collect();
+            // Nothing to apply: the text is not touched (a large file checked in pieces is not
+            // even put back together), so that --fix costs what check costs.
+            if wanted.is_empty() {
+                break;
+            }
             let applied = apply(report.source.text(), wanted);
             if applied.count() == 0 || applied.text == report.source.text() {
                 break;
