@@ -16,7 +16,7 @@ use std::path::Path;
 use sitemap_lint::fix::{fix_bytes, unified_diff, FixOptions, Fixed};
 use sitemap_lint::pipeline::files::{describe_io, AtomicFile};
 use sitemap_lint::pipeline::input::Bytes;
-use sitemap_lint::render::Format;
+use sitemap_lint::render::{plural, visible, Format, Summary};
 use sitemap_lint::{FileReport, Settings};
 
 use super::walk::{Source, Target};
@@ -27,6 +27,60 @@ pub struct Mode {
     /// `--diff`: print the changes, write nothing.
     pub diff: bool,
     pub options: FixOptions,
+}
+
+impl Mode {
+    /// What the flags of `args` ask for (`None`: neither `--fix` nor `--diff`), or the usage
+    /// error of a combination they cannot work with.
+    pub fn of(args: &super::CheckArgs, format: Format) -> Result<Option<Mode>, &'static str> {
+        let output_file = args.output_file.is_some();
+        if let Some(message) = usage(args.fix, args.diff, format, output_file, args.statistics) {
+            return Err(message);
+        }
+        Ok((args.fix || args.diff).then_some(Mode {
+            diff: args.diff,
+            options: FixOptions {
+                unsafe_fixes: args.unsafe_fixes,
+            },
+        }))
+    }
+}
+
+/// What the summary line adds: `; fixed 3 findings in 1 file`, ` after the fixes; 3 fixes would
+/// be applied by --fix` (`--diff`), and the findings still fixable (`; 2 fixable with --fix`).
+pub fn summary_part(
+    fixing: Option<Mode>,
+    (applied, files): (usize, usize),
+    summary: &Summary,
+    unsafe_fixes: bool,
+) -> String {
+    let mut line = match fixing {
+        Some(m) if m.diff => format!(
+            " after the fixes; {} would be applied by --fix{}",
+            if applied == 1 {
+                "1 fix".to_string()
+            } else {
+                format!("{applied} fixes")
+            },
+            if m.options.unsafe_fixes {
+                " --unsafe-fixes"
+            } else {
+                ""
+            }
+        ),
+        Some(_) => format!(
+            "; fixed {} in {}",
+            plural(applied, "finding"),
+            plural(files, "file")
+        ),
+        None => String::new(),
+    };
+    if fixing.is_none_or(|m| !m.diff) {
+        if let Some(fixable) = summary.fix_line(unsafe_fixes) {
+            line.push_str(&format!("; {fixable}"));
+        }
+    }
+    line
 }
 
 /// The usage error of a combination of flags `--fix`/`--diff` cannot work with, if any.
@@ -70,6 +124,30 @@ pub struct Done {
     pub warning: Option<String>,
     /// The fixed file could not be written (exit 2).
     pub write_failed: bool,
+}
+
+impl Done {
+    /// Prints what fixing one input gives: the document for stdin on `doc_out`, the diff (with
+    /// `--diff`) on `out`, a warning on stderr.
+    pub fn emit(
+        &self,
+        fixing: Option<Mode>,
+        doc_out: &mut Option<&mut dyn Write>,
+        out: &mut dyn Write,
+    ) -> io::Result<()> {
+        if let (Some(doc), Some(w)) = (&self.stdout, doc_out.as_mut()) {
+            w.write_all(doc)?;
+            w.flush()?;
+        }
+        if fixing.is_some_and(|m| m.diff) {
+            out.write_all(self.diff.as_bytes())?;
+        }
+        if let Some(warning) = &self.warning {
+            out.flush()?;
+            eprintln!("sitemap-lint: warning: {}", visible(warning));
+        }
+        Ok(())
+    }
 }
 
 /// Fixes one input's `bytes` (for stdin, `raw` holds the input as it came, to give it back when

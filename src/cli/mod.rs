@@ -431,21 +431,10 @@ fn check(mut args: CheckArgs, stdout: &mut dyn Write) -> io::Result<u8> {
     if args.statistics && !matches!(format, Format::Human | Format::Concise | Format::Json) {
         return usage_error("--statistics works with --format human, concise or json");
     }
-    if let Some(message) = fix::usage(
-        args.fix,
-        args.diff,
-        format,
-        args.output_file.is_some(),
-        args.statistics,
-    ) {
-        return usage_error(message);
-    }
-    let fixing = (args.fix || args.diff).then_some(fix::Mode {
-        diff: args.diff,
-        options: sitemap_lint::fix::FixOptions {
-            unsafe_fixes: args.unsafe_fixes,
-        },
-    });
+    let fixing = match fix::Mode::of(&args, format) {
+        Ok(mode) => mode,
+        Err(message) => return usage_error(message),
+    };
     let stdin_filename = match &args.stdin_filename {
         Some(name) if !args.paths.iter().any(|p| p.as_os_str() == "-") => {
             return usage_error(&format!(
@@ -644,18 +633,8 @@ fn check(mut args: CheckArgs, stdout: &mut dyn Write) -> io::Result<u8> {
                 if let Some(done) = outcome.fixed.take() {
                     fixes_applied += done.applied;
                     files_fixed += usize::from(done.applied > 0);
-                    if let (Some(doc), Some(w)) = (&done.stdout, doc_out.as_mut()) {
-                        w.write_all(doc)?;
-                        w.flush()?;
-                    }
-                    if fixing.is_some_and(|m| m.diff) {
-                        out.write_all(done.diff.as_bytes())?;
-                    }
-                    if let Some(warning) = &done.warning {
-                        out.flush()?;
-                        eprintln!("sitemap-lint: warning: {}", render::visible(warning));
-                    }
                     unreadable += usize::from(done.write_failed);
+                    done.emit(fixing, &mut doc_out, out)?;
                 }
                 if let Some(check) = &mut set_check {
                     let found = check.file(i, &outcome.report.site, &per_target[i]);
@@ -786,32 +765,12 @@ fn check(mut args: CheckArgs, stdout: &mut dyn Write) -> io::Result<u8> {
             "ok"
         };
         let mut line = format!("sitemap-lint: {status}: {}", summary.line());
-        match fixing {
-            Some(m) if m.diff => line.push_str(&format!(
-                " after the fixes; {} would be applied by --fix{}",
-                if fixes_applied == 1 {
-                    "1 fix".to_string()
-                } else {
-                    format!("{fixes_applied} fixes")
-                },
-                if m.options.unsafe_fixes {
-                    " --unsafe-fixes"
-                } else {
-                    ""
-                }
-            )),
-            Some(_) => line.push_str(&format!(
-                "; fixed {} in {}",
-                render::plural(fixes_applied, "finding"),
-                render::plural(files_fixed, "file")
-            )),
-            None => {}
-        }
-        if fixing.is_none_or(|m| !m.diff) {
-            if let Some(fixable) = summary.fix_line(args.unsafe_fixes) {
-                line.push_str(&format!("; {fixable}"));
-            }
-        }
+        line.push_str(&fix::summary_part(
+            fixing,
+            (fixes_applied, files_fixed),
+            &summary,
+            args.unsafe_fixes,
+        ));
         if let (true, Some(max)) = (too_many_warnings, args.max_warnings) {
             line.push_str(&format!("; more warnings than --max-warnings {max} allows"));
         }
