@@ -32,7 +32,18 @@ pub struct Mode {
 impl Mode {
     /// What the flags of `args` ask for (`None`: neither `--fix` nor `--diff`), or the usage
     /// error of a combination they cannot work with.
-    pub fn of(args: &super::CheckArgs, format: Format) -> Result<Option<Mode>, &'static str> {
+    /// `remote`: the run has http(s) arguments, which have no file to write back.
+    pub fn of(
+        args: &super::CheckArgs,
+        format: Format,
+        remote: bool,
+    ) -> Result<Option<Mode>, &'static str> {
+        if remote && (args.fix || args.diff) {
+            return Err(
+                "--fix and --diff work on files and stdin, not on http(s) URLs: there is \
+                        no file to write back; download the sitemap, fix the file, upload it",
+            );
+        }
         let output_file = args.output_file.is_some();
         if let Some(message) = usage(args.fix, args.diff, format, output_file, args.statistics) {
             return Err(message);
