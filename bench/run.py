@@ -20,6 +20,9 @@ What it does, in order:
    before each run (so that every tool is timed on input in the page cache), and measures every
    process with wait4(2): wall time and user+system CPU time, then runs it again under GNU time
    for its peak RSS (so that the wrapper's own start-up is not timed);
+   The `fix-*` rows (issue 19) time `check --fix` against `check` of the same file: max-52mb
+   with nothing to fix, and fix-10k (the same size, 10,000 raw `&`), whose every run fixes a
+   fresh copy made untimed before it;
 5. prints a Markdown table of medians with the ratios to xmllint and to the floor, and PASS/FAIL
    for each target of the issue.
 
@@ -74,6 +77,9 @@ MAX_LIVE_VS_DISK = 1.5  # issue 20: an index of 1,000 children served from loopb
 MAX_LIVE_RSS_VS_FILE = 2.0  # issue 20: its peak RSS vs checking the largest of its files alone
 MAX_ONE_JOB_VS_FLOOR = 1.5  # --jobs 1 on the 50 MiB file (issue 17)
 MAX_VS_BASELINE = 1.05  # new ÷ old binary, each row (issue 17)
+MAX_FIX_CLEAN = 1.1  # `check --fix` with nothing to fix vs `check`, on max-52mb
+MAX_FIX_10K = 2.0  # `check --fix` applying 10,000 fixes vs `check` of the same file
+FIXES = 10_000
 
 LANGS = ("en", "de", "fr", "es")
 WORDS = (
@@ -195,6 +201,16 @@ def adversarial(size):
     unit = f"<url{attributes}><loc>https://www.example.com/</loc></url>\n".encode()
     head, tail = f'<urlset xmlns="{SITEMAP_NS}">\n'.encode(), b"</urlset>\n"
     return head + unit * ((size - len(head) - len(tail)) // len(unit)) + tail
+
+
+def with_raw_ampersands(n, size, count):
+    """The max-size sitemap (n URLs, `size` bytes) with `count` of its `<loc>` ending in a query
+    with a raw `&` (`/?a&b</loc>`): `count` fixes for `check --fix`, at the same size."""
+    grow = len(b"?a&b")
+    data = extension_urlset(n, size - grow * count)
+    data = data.replace(b"/</loc>", b"/?a&b</loc>", count)
+    assert len(data) == size and data.count(b"?a&b") == count
+    return data
 
 
 def write(path, data):
@@ -338,7 +354,7 @@ def warm(paths):
                 pass
 
 
-def measure(argv, result, inputs=(), exits=(0,)):
+def measure(argv, result, inputs=(), exits=(0,), prepare=None):
     """Runs argv twice: once on its own for the wall seconds and CPU seconds (user + system), once
     under GNU time for the peak RSS in bytes.
 
@@ -346,8 +362,13 @@ def measure(argv, result, inputs=(), exits=(0,)):
     process would count this process's pages as well. The times are not taken under GNU time:
     its own fork and exec add about 6 ms to every run, the same for every tool, which would
     push the ratios of the fast tools toward 1. Without /usr/bin/time, ru_maxrss of the
-    child is used and includes the driver's own size (a note says so)."""
+    child is used and includes the driver's own size (a note says so).
+
+    `prepare`, when given, runs (untimed) before each of the two runs: `--fix` rewrites its input,
+    so each run fixes a fresh copy."""
     with tempfile.TemporaryFile() as err:
+        if prepare:
+            prepare()
         warm(inputs)
         t = time.perf_counter()
         proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=err)
@@ -360,6 +381,8 @@ def measure(argv, result, inputs=(), exits=(0,)):
             result.failure = f"`{' '.join(os.path.basename(a) for a in argv[:3])} …` exited {proc.returncode}: " + " | ".join(tail)
     peak = usage.ru_maxrss * 1024
     if GNU_TIME:
+        if prepare:
+            prepare()
         with tempfile.NamedTemporaryFile("r") as rss:
             wrapped = [GNU_TIME, "-f", "%M", "-o", rss.name, *argv]
             subprocess.run(wrapped, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -394,7 +417,8 @@ def run_case(case, runs):
     for r in range(runs):
         order = tools[r % len(tools) :] + tools[: r % len(tools)]
         for name, argv in order:
-            measure(argv, results[name], inputs, case.get("exits", {}).get(name, (0,)))
+            measure(argv, results[name], inputs, case.get("exits", {}).get(name, (0,)),
+                    case.get("prepare", {}).get(name))
         print(f"  {case['name']}: round {r + 1}/{runs}", file=sys.stderr)
     return results
 
@@ -414,7 +438,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="small inputs, 1 run each (smoke test)")
     ap.add_argument("--runs", type=int, help="runs per tool and input (default 5; 2 for the 1,000,000-URL file; 1 with --quick)")
-    ap.add_argument("--only", help="comma-separated input names (urls-50k, max-52mb, max-52mb.gz, index-50k, adversarial, urls-1m, small-1000, live-1000)")
+    ap.add_argument("--only", help="comma-separated input names (urls-50k, max-52mb, max-52mb.gz, index-50k, adversarial, urls-1m, fix-max-52mb, fix-10k, small-1000, live-1000)")
     ap.add_argument("--no-build", action="store_true", help="use the binaries already in target/release")
     ap.add_argument("--baseline", help="another sitemap-lint binary (an older build) to time alternately with this one")
     ap.add_argument("--xsd-dir", default=os.path.join(ROOT, "..", "shared", "corpus", "xsd"), help="the official XSDs (default ../shared/corpus/xsd)")
@@ -445,6 +469,10 @@ def main():
     def p(name):
         return os.path.join(out, name)
 
+    def fresh_copy(src, dst):
+        return lambda: shutil.copyfile(src, dst)
+
+    fix_copy = p("fix-10k.copy.xml")
     small_dir = p("small-1000")
     small_files = sorted(os.path.join(small_dir, f) for f in os.listdir(small_dir))
     lint = "sitemap-lint check"
@@ -485,6 +513,19 @@ def main():
             (xs, stream(sitemap_xsd, p("urls-1m.xml"))),
             (floor, [FLOOR, p("urls-1m.xml")]),
         ], scaling=True),
+        # `--fix` with nothing to fix: the file is not written, so no copy is needed.
+        dict(name="fix-max-52mb", file=p("max-52mb.xml"), tools=[
+            (lint + " --fix", [LINT, "check", "--fix", p("max-52mb.xml")]),
+            (lint, [LINT, "check", p("max-52mb.xml")]),
+        ], fix_limit=MAX_FIX_CLEAN),
+        # 10,000 raw `&` escaped (exit 0 after fixing; `check` exits 1 on them). Each run fixes a
+        # fresh copy (made untimed), and `check` reads the same copy, unfixed.
+        dict(name="fix-10k", file=p("fix-10k.xml"), tools=[
+            (lint + " --fix", [LINT, "check", "--fix", fix_copy]),
+            (lint, [LINT, "check", fix_copy]),
+        ], exits={lint: (1,)}, fix_limit=MAX_FIX_10K,
+            prepare={lint + " --fix": fresh_copy(p("fix-10k.xml"), fix_copy),
+                     lint: fresh_copy(p("fix-10k.xml"), fix_copy)}),
         dict(name="small-1000", files=small_files, tools=[
             (lint + " (one run, all cores)", [LINT, "check", small_dir]),
             ("xmllint --schema (one process)", [xmllint, "--noout", "--schema", sitemap_xsd, *small_files]),
@@ -590,6 +631,9 @@ def main():
                 checks.append((f"{label}: `{n}` time ≤ {MAX_VS_BASELINE:.2f} × the old binary", med[n] / med[old], MAX_VS_BASELINE, ""))
         if case["name"] in ("urls-50k", "urls-1m"):
             per_byte[case["name"]] = (med[ours] / size, max(r.rss) / size)
+        if case.get("fix_limit"):
+            fixed = f" ({FIXES:,} fixes)" if case["name"] == "fix-10k" else " (nothing to fix)"
+            checks.append((f"{label}: `check --fix`{fixed} ≤ {case['fix_limit']:.1f} × `check`", med[ours] / med[names[1]], case["fix_limit"], ""))
 
     if server:
         server.stdin.close()

@@ -14,6 +14,7 @@ pub mod diagnostic;
 pub mod docs;
 pub mod engine;
 pub mod exec;
+pub mod fix;
 #[cfg(feature = "http")]
 pub mod live;
 pub mod pipeline;
@@ -69,6 +70,9 @@ pub struct Settings {
     /// The robots.txt the `<loc>`s are checked against (`robots-blocked`): `--robots`, or the
     /// site's own when a live site is checked. `None`: not checked.
     pub robots: Option<std::sync::Arc<values::robots::Robots>>,
+    /// Fixes are wanted (`--fix`, `--diff`): diagnostics with a fix beyond the per-rule report
+    /// cap are kept for their fix, marked [`Diagnostic::is_beyond_cap`] (see [`fix`]).
+    pub fixing: bool,
 }
 
 impl Default for Settings {
@@ -89,6 +93,7 @@ impl Default for Settings {
             },
             split_min: pipeline::split::DEFAULT_SPLIT_MIN,
             robots: None,
+            fixing: false,
         }
     }
 }

@@ -18,9 +18,11 @@ use sitemap_lint::pipeline::model::Kind;
 use sitemap_lint::pipeline::text_sitemap;
 use sitemap_lint::render::{self, statistics::Statistics, Checked, Format, RenderOptions, Summary};
 use sitemap_lint::site_set::{sniff_root, SetCheck, Site};
-use sitemap_lint::{check_bytes, pipeline::input, rules, FileReport, Settings, Severity};
+use sitemap_lint::{check_bytes, pipeline::input, FileReport, Settings, Severity};
 
 mod discover;
+mod explain;
+mod fix;
 mod live;
 mod walk;
 
@@ -234,6 +236,17 @@ struct CheckArgs {
     site_root: Option<PathBuf>,
     #[command(flatten)]
     live: live::LiveArgs,
+    /// Apply the safe fixes in place, then report what remains (the exit code too). With `-`,
+    /// print the fixed document on stdout and the report on stderr. See docs/fixes.md
+    #[arg(long)]
+    fix: bool,
+    /// Apply the unsafe fixes too (with --fix or --diff); they may change what the file says
+    #[arg(long)]
+    unsafe_fixes: bool,
+    /// Print a unified diff of what --fix would change and write nothing; exit 1 when there is
+    /// anything to fix
+    #[arg(long)]
+    diff: bool,
 }
 
 /// Parses `--sitemap-url`: an absolute `http(s)` URL without errors.
@@ -365,8 +378,8 @@ pub fn main() -> ExitCode {
     let mut out = BufWriter::new(stdout.lock());
     let result = match cli.command {
         Command::Check(args) => check(*args, &mut out),
-        Command::Rules { format } => list_rules(format, &mut out).map(|()| EXIT_OK),
-        Command::Explain { rule } => explain(&rule, &mut out),
+        Command::Rules { format } => explain::list_rules(format, &mut out).map(|()| EXIT_OK),
+        Command::Explain { rule } => explain::explain(&rule, &mut out),
         Command::Config(args) => show_config(args, &mut out),
         Command::Completions { shell } => {
             use clap_complete::Generator;
@@ -421,6 +434,10 @@ fn check(mut args: CheckArgs, stdout: &mut dyn Write) -> io::Result<u8> {
     if args.statistics && !matches!(format, Format::Human | Format::Concise | Format::Json) {
         return usage_error("--statistics works with --format human, concise or json");
     }
+    let fixing = match fix::Mode::of(&args, format, !urls.is_empty()) {
+        Ok(mode) => mode,
+        Err(message) => return usage_error(message),
+    };
     let stdin_filename = match &args.stdin_filename {
         Some(name) if !args.paths.iter().any(|p| p.as_os_str() == "-") => {
             return usage_error(&format!(
@@ -519,9 +536,13 @@ fn check(mut args: CheckArgs, stdout: &mut dyn Write) -> io::Result<u8> {
     // Written to a temporary file beside the target and renamed over it at the end: a failed
     // run leaves the previous report as it was, and concurrent runs never interleave.
     let mut file_out = None;
-    let out: &mut dyn Write = match &args.output_file {
+    // `--fix -` prints the fixed document on stdout: the report goes to stderr.
+    let fix_stdin = fixing.is_some_and(|m| !m.diff)
+        && collected.targets.iter().any(|t| t.source == Source::Stdin);
+    let mut report_err = None;
+    let (out, mut doc_out): (&mut dyn Write, Option<&mut dyn Write>) = match &args.output_file {
         Some(path) => match AtomicFile::create(path) {
-            Ok(f) => file_out.insert(BufWriter::new(f)),
+            Ok(f) => (file_out.insert(BufWriter::new(f)), None),
             Err(e) => {
                 return usage_error(&format!(
                     "cannot write `{}`: {}",
@@ -530,9 +551,15 @@ fn check(mut args: CheckArgs, stdout: &mut dyn Write) -> io::Result<u8> {
                 ))
             }
         },
-        None => stdout,
+        None if fix_stdin => (report_err.insert(io::stderr()), Some(stdout)),
+        None => (stdout, None),
     };
-    let to_terminal = args.output_file.is_none() && io::stdout().is_terminal();
+    let to_terminal = args.output_file.is_none()
+        && if fix_stdin {
+            io::stderr().is_terminal()
+        } else {
+            io::stdout().is_terminal()
+        };
     let color = match args.color {
         ColorArg::Always => true,
         ColorArg::Never => false,
@@ -563,6 +590,8 @@ fn check(mut args: CheckArgs, stdout: &mut dyn Write) -> io::Result<u8> {
     let jobs = args.jobs.map_or_else(exec::cores, NonZeroUsize::get);
     let mut summary = Summary::default();
     let mut internal_error = false;
+    // Fixes applied (or, with --diff, that would be), and in how many files.
+    let (mut fixes_applied, mut files_fixed) = (0usize, 0usize);
     // The command line wins; otherwise the first input's configuration file may say where the
     // site is.
     if settings.sitemap_url.is_none() {
@@ -585,7 +614,7 @@ fn check(mut args: CheckArgs, stdout: &mut dyn Write) -> io::Result<u8> {
         threads: file_threads,
         ..set.settings_for(i, &per_target[i], collect_set)
     };
-    let work = |i: usize| check_target(&targets[i], &settings_of(i));
+    let work = |i: usize| check_target(&targets[i], &settings_of(i), fixing);
     let weight = |r: &io::Result<Result<Outcome, String>>| match r {
         Ok(Ok(o)) => o.size + held_by(&o.report.diagnostics),
         _ => 0,
@@ -604,6 +633,12 @@ fn check(mut args: CheckArgs, stdout: &mut dyn Write) -> io::Result<u8> {
             }
             Ok(Ok(mut outcome)) => {
                 internal_error |= outcome.report.internal_error();
+                if let Some(done) = outcome.fixed.take() {
+                    fixes_applied += done.applied;
+                    files_fixed += usize::from(done.applied > 0);
+                    unreadable += usize::from(done.write_failed);
+                    done.emit(fixing, &mut doc_out, out)?;
+                }
                 if let Some(check) = &mut set_check {
                     let found = check.file(i, &outcome.report.site, &per_target[i]);
                     if !found.is_empty() {
@@ -625,6 +660,9 @@ fn check(mut args: CheckArgs, stdout: &mut dyn Write) -> io::Result<u8> {
                         .retain(|d| d.severity == Severity::Error);
                 }
                 summary.add(&outcome.report);
+                if fixing.is_some_and(|m| m.diff) {
+                    return Ok(());
+                }
                 let checked = Checked {
                     report: &outcome.report,
                     repo_path: &targets[i].repo_path,
@@ -699,13 +737,17 @@ fn check(mut args: CheckArgs, stdout: &mut dyn Write) -> io::Result<u8> {
             unreadable += 1;
         }
     }
-    renderer.finish(&summary, out)?;
+    if fixing.is_none_or(|m| !m.diff) {
+        renderer.finish(&summary, out)?;
+    }
     out.flush()?;
     if let Some(file) = file_out {
         file.into_inner().map_err(|e| e.into_error())?.commit()?;
     }
 
     let too_many_warnings = args.max_warnings.is_some_and(|max| summary.warnings > max);
+    // `--diff` fails (exit 1) when there is anything to fix, as `ruff --diff` does.
+    let diff_found = fixing.is_some_and(|m| m.diff) && fixes_applied > 0;
     let summary_line = format == Format::Human || args.output_file.is_some();
     if too_many_warnings && !summary_line {
         eprintln!(
@@ -715,13 +757,23 @@ fn check(mut args: CheckArgs, stdout: &mut dyn Write) -> io::Result<u8> {
         );
     }
     if summary_line {
-        let status = if summary.errors > 0 || too_many_warnings || unreadable > 0 || internal_error
+        let status = if summary.errors > 0
+            || too_many_warnings
+            || unreadable > 0
+            || internal_error
+            || diff_found
         {
             "error"
         } else {
             "ok"
         };
         let mut line = format!("sitemap-lint: {status}: {}", summary.line());
+        line.push_str(&fix::summary_part(
+            fixing,
+            (fixes_applied, files_fixed),
+            &summary,
+            args.unsafe_fixes,
+        ));
         if let (true, Some(max)) = (too_many_warnings, args.max_warnings) {
             line.push_str(&format!("; more warnings than --max-warnings {max} allows"));
         }
@@ -754,7 +806,7 @@ fn check(mut args: CheckArgs, stdout: &mut dyn Write) -> io::Result<u8> {
         EXIT_TROUBLE
     } else if args.exit_zero {
         EXIT_OK
-    } else if summary.errors > 0 || too_many_warnings {
+    } else if diff_found || summary.errors > 0 || too_many_warnings {
         EXIT_ERRORS
     } else {
         EXIT_OK
@@ -922,6 +974,8 @@ struct Outcome {
     compressed: bool,
     /// Bytes of input held by `report` until it is rendered (see [`exec::ordered`]).
     size: usize,
+    /// What `--fix` or `--diff` did.
+    fixed: Option<fix::Done>,
 }
 
 /// About how many bytes `diagnostics` hold (their text and their labels), for the bound on the
@@ -953,11 +1007,22 @@ fn held_by(diagnostics: &[sitemap_lint::diagnostic::Diagnostic]) -> usize {
 /// returned as errors. A file found by walking a directory whose root element is plainly not a
 /// sitemap's (an RSS or Atom feed, `browserconfig.xml`) is not checked: `Err` with the root's
 /// name. The root is sniffed from the bytes the check reads anyway, so this costs no I/O.
-fn check_target(target: &Target, settings: &Settings) -> io::Result<Result<Outcome, String>> {
+fn check_target(
+    target: &Target,
+    settings: &Settings,
+    fixing: Option<fix::Mode>,
+) -> io::Result<Result<Outcome, String>> {
     // A large file takes a permit before it is read; a small one that decompresses to a large
     // text takes one before it is checked (its text is then held, not yet its tree).
     let mut permit = None;
+    // `--fix -` gives stdin back as it came when nothing is fixed.
+    let mut raw = None;
     let bytes = match &target.source {
+        Source::Stdin if fixing.is_some() => {
+            let data = input::read_capped(io::stdin().lock(), settings.max_size)?;
+            raw = Some(data.clone());
+            input::decode(data, settings.max_size)
+        }
         Source::Stdin => input::load(io::stdin().lock(), settings.max_size)?,
         Source::File(path) => {
             // Refuses a FIFO or device without blocking on it.
@@ -982,10 +1047,18 @@ fn check_target(target: &Target, settings: &Settings) -> io::Result<Result<Outco
     if permit.is_none() && size as u64 >= LARGE_INPUT {
         permit = Some(LARGE.take());
     }
+    let (report, fixed) = match fixing {
+        Some(mode) => {
+            let (report, done) = fix::run(target, bytes, raw, settings, mode);
+            (report, Some(done))
+        }
+        None => (check_bytes(&target.display, bytes, settings), None),
+    };
     let outcome = Ok(Ok(Outcome {
-        report: check_bytes(&target.display, bytes, settings),
+        report,
         compressed,
         size,
+        fixed,
     }));
     drop(permit);
     outcome
@@ -1056,94 +1129,4 @@ fn man_page(command: Option<&str>, out: &mut dyn Write) -> io::Result<u8> {
         .source(format!("sitemap-lint {}", env!("CARGO_PKG_VERSION")))
         .render(out)?;
     Ok(EXIT_OK)
-}
-
-fn list_rules(format: ConfigFormat, out: &mut dyn Write) -> io::Result<()> {
-    if format == ConfigFormat::Json {
-        let rules: Vec<_> = rules::metas()
-            .map(|m| {
-                serde_json::json!({
-                    "name": m.name,
-                    "category": m.category.as_str(),
-                    "default_severity": m.default_severity.as_str(),
-                    "opt_in": m.opt_in,
-                    "summary": m.summary,
-                    "docs": m.docs(),
-                })
-            })
-            .collect();
-        let text = serde_json::to_string_pretty(&rules).map_err(io::Error::other)?;
-        return writeln!(out, "{text}");
-    }
-    let width = rules::metas().map(|m| m.name.len()).max().unwrap_or(0);
-    for m in rules::metas() {
-        writeln!(
-            out,
-            "{:width$}  {:9}  {:17}  {}",
-            m.name,
-            m.category.as_str(),
-            sitemap_lint::docs::default_label(m),
-            m.summary
-        )?;
-    }
-    Ok(())
-}
-
-fn explain(name: &str, out: &mut dyn Write) -> io::Result<u8> {
-    match rules::find(name) {
-        Some(m) => {
-            writeln!(out, "# {}\n", m.name)?;
-            writeln!(
-                out,
-                "Category: {}. Default severity: {}.\n\n{}\n",
-                m.category,
-                sitemap_lint::docs::default_label(m),
-                m.summary
-            )?;
-            write!(out, "{}", m.docs())?;
-            Ok(EXIT_OK)
-        }
-        None => {
-            eprintln!(
-                "sitemap-lint: error: unknown rule `{}`",
-                render::visible(name)
-            );
-            for line in explain_suggestions(name) {
-                eprintln!("  {}", render::visible(&line));
-            }
-            eprintln!("  run `sitemap-lint rules` to list them all");
-            Ok(EXIT_TROUBLE)
-        }
-    }
-}
-
-/// What `explain NAME` suggests for a name that is no rule: compared without case, a category's
-/// rules, and rules whose names contain it, are contained in it or are a few edits away.
-fn explain_suggestions(name: &str) -> Vec<String> {
-    use sitemap_lint::rule::Category;
-    let lower = name.to_lowercase();
-    let mut lines = Vec::new();
-    if let Some(category) = Category::ALL.into_iter().find(|c| c.as_str() == lower) {
-        let members: Vec<&str> = rules::metas()
-            .filter(|m| m.category == category)
-            .map(|m| m.name)
-            .collect();
-        lines.push(format!(
-            "`{category}` is a category; its rules: {}",
-            members.join(", ")
-        ));
-    }
-    let close: Vec<&str> = rules::metas()
-        .map(|m| m.name)
-        .filter(|n| {
-            lower.len() <= 64
-                && (n.contains(&lower)
-                    || lower.contains(n)
-                    || sitemap_lint::values::text::distance(n, &lower) <= 3)
-        })
-        .collect();
-    if lines.is_empty() && !close.is_empty() {
-        lines.push(format!("did you mean: {}", close.join(", ")));
-    }
-    lines
 }

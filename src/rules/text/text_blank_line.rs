@@ -42,6 +42,7 @@ declare_rule! {
         name: "text-blank-line",
         category: Structure,
         severity: Warning,
+        fix: Safe,
         summary: "a blank line in a text sitemap",
     }
 }

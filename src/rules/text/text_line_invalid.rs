@@ -51,6 +51,7 @@ declare_rule! {
         name: "text-line-invalid",
         category: Structure,
         severity: Error,
+        fix: Mixed,
         summary: "a line of a text sitemap holds something other than one URL",
     }
 }

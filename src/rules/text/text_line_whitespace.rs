@@ -41,6 +41,7 @@ declare_rule! {
         name: "text-line-whitespace",
         category: Structure,
         severity: Warning,
+        fix: Safe,
         summary: "spaces or tabs around the URL on a line of a text sitemap",
     }
 }
