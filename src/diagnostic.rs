@@ -102,6 +102,39 @@ impl fmt::Display for Category {
     }
 }
 
+/// Which fixes a rule offers (its `fix:` in [`declare_rule!`](crate::declare_rule)): shown by
+/// `sitemap-lint rules`, `explain` and docs/rules.md, and held by tests (a rule's fixes have the
+/// applicability it declares; a rule that declares none offers none). A fixable rule may still
+/// leave a finding unfixed when the intended value is not certain; its `## Fix` section says when.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum FixKind {
+    /// Every fix it offers is [`Applicability::Safe`]: applied by `--fix`.
+    Safe,
+    /// Every fix it offers is [`Applicability::Unsafe`]: applied only with `--unsafe-fixes`.
+    Unsafe,
+    /// Some fixes are safe, others unsafe, depending on the finding.
+    Mixed,
+}
+
+impl FixKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FixKind::Safe => "safe",
+            FixKind::Unsafe => "unsafe",
+            FixKind::Mixed => "safe or unsafe",
+        }
+    }
+
+    /// Whether a fix of `applicability` agrees with what the rule declares.
+    pub fn allows(self, applicability: Applicability) -> bool {
+        match self {
+            FixKind::Safe => applicability == Applicability::Safe,
+            FixKind::Unsafe => applicability == Applicability::Unsafe,
+            FixKind::Mixed => true,
+        }
+    }
+}
+
 /// Everything known about a rule without running it. Built by [`declare_rule!`](crate::declare_rule).
 #[derive(Debug)]
 pub struct RuleMeta {
@@ -111,6 +144,8 @@ pub struct RuleMeta {
     pub default_severity: Severity,
     /// Off unless configuration turns it on (its severity is then `default_severity`).
     pub opt_in: bool,
+    /// The fixes it offers (`None`: it fixes nothing; its docs say why).
+    pub fix: Option<FixKind>,
     /// One line, used in `sitemap-lint rules`, docs/rules.md and SARIF `shortDescription`.
     pub summary: &'static str,
     /// The `///` comment of the declaration, verbatim (one leading space per line included).
@@ -174,6 +209,8 @@ pub struct Diagnostic {
     pub fix: Option<Fix>,
     /// Secondary labels dropped beyond [`MAX_LABELS`], and the note that counts them.
     unlabelled: Option<(usize, usize)>,
+    /// Kept beyond the per-rule report cap only for its fix (see [`Diagnostic::is_beyond_cap`]).
+    beyond_cap: bool,
 }
 
 impl Diagnostic {
@@ -191,7 +228,22 @@ impl Diagnostic {
             help: None,
             fix: None,
             unlabelled: None,
+            beyond_cap: false,
         }
+    }
+
+    /// Whether the diagnostic lies beyond the per-rule report cap
+    /// ([`crate::rule::MAX_REPORTS_PER_RULE`]) and was kept only for its fix, because the settings
+    /// ask for fixes ([`crate::Settings::fixing`]): counted in the note on the last reported one,
+    /// never shown itself.
+    pub fn is_beyond_cap(&self) -> bool {
+        self.beyond_cap
+    }
+
+    /// Marks the diagnostic as kept beyond the cap, for its fix only.
+    pub(crate) fn keep_beyond_cap(mut self) -> Self {
+        self.beyond_cap = true;
+        self
     }
 
     /// The diagnostic of `rule` for a check's [`Finding`].

@@ -20,21 +20,29 @@ pub const TABLE_END: &str = "<!-- rules:end -->";
 pub const RULES_DOC_PATH: &str = "docs/rules.md";
 
 /// The Markdown table of every rule: name (linked to its section), category, default severity,
-/// summary.
+/// the fixes `--fix` applies ([`fix_label`]), summary.
 pub fn rules_table() -> String {
-    let mut out =
-        String::from("| rule | category | default | what it reports |\n|---|---|---|---|\n");
+    let mut out = String::from(
+        "| rule | category | default | fix | what it reports |\n|---|---|---|---|---|\n",
+    );
     for m in rules::metas() {
         out.push_str(&format!(
-            "| [`{}`](#{}) | {} | {} | {} |\n",
+            "| [`{}`](#{}) | {} | {} | {} | {} |\n",
             m.name,
             m.name,
             m.category,
             default_label(m),
+            fix_label(m),
             m.summary.replace('|', "\\|")
         ));
     }
     out
+}
+
+/// What a rule's fixes are, as listings show it: `safe`, `unsafe`, `safe or unsafe`, or `—`
+/// when it fixes nothing.
+pub fn fix_label(m: &crate::RuleMeta) -> &'static str {
+    m.fix.map_or("—", |f| f.as_str())
 }
 
 /// The generated part of docs/rules.md: the table, then one section per rule, headed by the
@@ -44,8 +52,12 @@ pub fn rules_table() -> String {
 pub fn rules_document() -> String {
     let mut out = rules_table();
     for m in rules::metas() {
+        let fix = match m.fix {
+            Some(f) => format!(" · fix: {}", f.as_str()),
+            None => String::new(),
+        };
         out.push_str(&format!(
-            "\n### {}\n\n*{} · {}* · {}\n\n",
+            "\n### {}\n\n*{} · {}{fix}* · {}\n\n",
             m.name,
             m.category,
             default_label(m),

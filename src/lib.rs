@@ -15,6 +15,7 @@ pub mod docs;
 pub mod engine;
 pub mod exec;
 pub mod extensions;
+pub mod fix;
 pub mod pipeline;
 pub mod render;
 pub mod rule;
@@ -64,6 +65,9 @@ pub struct Settings {
     /// [`Settings::threads`] threads ([`split`]); smaller ones are parsed whole. Tests lower it to
     /// check that both ways give the same diagnostics.
     pub split_min: usize,
+    /// Fixes are wanted (`--fix`, `--diff`): diagnostics with a fix beyond the per-rule report
+    /// cap are kept for their fix, marked [`Diagnostic::is_beyond_cap`] (see [`fix`]).
+    pub fixing: bool,
 }
 
 impl Default for Settings {
@@ -80,6 +84,7 @@ impl Default for Settings {
             collect_set: false,
             threads: std::thread::available_parallelism().map_or(1, usize::from),
             split_min: pipeline::split::DEFAULT_SPLIT_MIN,
+            fixing: false,
         }
     }
 }

@@ -12,12 +12,19 @@ use crate::pipeline::model::{Child, Entry, Sitemap};
 /// so that a file with millions of the same mistake gives a readable report in bounded memory.
 pub const MAX_REPORTS_PER_RULE: usize = 1_000;
 
+/// Diagnostics with a fix one rule keeps per file beyond [`MAX_REPORTS_PER_RULE`] when the
+/// settings ask for fixes ([`crate::Settings::fixing`]): `--fix` then repairs up to this many per
+/// pass instead of a thousand (10,000 raw `&` take one pass, not ten), in bounded memory.
+pub const MAX_FIXES_PER_RULE: usize = 200_000;
+
 /// What a rule sees and where it reports.
 pub struct Context<'a> {
     pub settings: &'a crate::Settings,
     diagnostics: Vec<Diagnostic>,
     /// Per rule: (reported, not reported because of the cap).
     counts: std::collections::HashMap<&'static str, (usize, usize)>,
+    /// Per rule: diagnostics beyond the cap kept for their fix (see [`Diagnostic::is_beyond_cap`]).
+    kept_for_fix: std::collections::HashMap<&'static str, usize>,
     /// The last URLs found clean by [`crate::values::uri::check_http_url`], oldest overwritten first.
     clean_urls: [String; CLEAN_URLS],
     clean_next: usize,
@@ -36,6 +43,7 @@ impl<'a> Context<'a> {
             settings,
             diagnostics: Vec::new(),
             counts: std::collections::HashMap::new(),
+            kept_for_fix: std::collections::HashMap::new(),
             clean_urls: Default::default(),
             clean_next: 0,
             entry_memo: None,
@@ -77,12 +85,29 @@ impl<'a> Context<'a> {
     }
 
     pub fn report(&mut self, diagnostic: Diagnostic) {
+        if diagnostic.is_beyond_cap() {
+            // Kept for its fix by another context of the file (see `absorb`): its count is there.
+            self.keep_for_fix(diagnostic);
+            return;
+        }
         let count = self.counts.entry(diagnostic.rule.name).or_default();
         if count.0 < MAX_REPORTS_PER_RULE {
             count.0 += 1;
             self.diagnostics.push(diagnostic);
         } else {
             count.1 += 1;
+            if self.settings.fixing && diagnostic.fix.is_some() {
+                self.keep_for_fix(diagnostic.keep_beyond_cap());
+            }
+        }
+    }
+
+    /// Keeps a diagnostic beyond the cap for its fix, up to [`MAX_FIXES_PER_RULE`] per rule.
+    fn keep_for_fix(&mut self, diagnostic: Diagnostic) {
+        let kept = self.kept_for_fix.entry(diagnostic.rule.name).or_default();
+        if *kept < MAX_FIXES_PER_RULE {
+            *kept += 1;
+            self.diagnostics.push(diagnostic);
         }
     }
 
@@ -113,7 +138,7 @@ impl<'a> Context<'a> {
                 .diagnostics
                 .iter_mut()
                 .rev()
-                .find(|d| d.rule.name == *name)
+                .find(|d| d.rule.name == *name && !d.is_beyond_cap())
             {
                 last.notes.push(format!(
                     "{omitted} more `{name}` diagnostics in this file were not reported (at most {MAX_REPORTS_PER_RULE} per rule and file)"
@@ -137,6 +162,7 @@ impl<'a> Context<'a> {
 ///         name: "changefreq-invalid",
 ///         category: Value,
 ///         severity: Error,
+///         fix: Safe, // or Unsafe, or Mixed; left out when the rule fixes nothing
 ///         summary: "`<changefreq>` is not one of the seven allowed values",
 ///     }
 /// }
@@ -150,6 +176,7 @@ macro_rules! declare_rule {
             category: $cat:ident,
             severity: $sev:ident,
             $(opt_in: $opt_in:literal,)?
+            $(fix: $fix:ident,)?
             summary: $summary:literal $(,)?
         }
     ) => {
@@ -159,6 +186,7 @@ macro_rules! declare_rule {
             category: $crate::diagnostic::Category::$cat,
             default_severity: $crate::diagnostic::Severity::$sev,
             opt_in: false $(|| $opt_in)?,
+            fix: $crate::declare_rule!(@fix $($fix)?),
             summary: $summary,
             raw_docs: concat!($($doc, "\n"),*),
             source: concat!(file!(), ":", line!()),
@@ -173,6 +201,8 @@ macro_rules! declare_rule {
             }
         }
     };
+    (@fix) => { None };
+    (@fix $fix:ident) => { Some($crate::diagnostic::FixKind::$fix) };
 }
 
 /// What [`declare_rule!`] gives a rule: its metadata.

@@ -1024,6 +1024,7 @@ fn list_rules(format: ConfigFormat, out: &mut dyn Write) -> io::Result<()> {
                     "category": m.category.as_str(),
                     "default_severity": m.default_severity.as_str(),
                     "opt_in": m.opt_in,
+                    "fix": m.fix.map(|f| f.as_str()),
                     "summary": m.summary,
                     "docs": m.docs(),
                 })
@@ -1050,9 +1051,13 @@ fn explain(name: &str, out: &mut dyn Write) -> io::Result<u8> {
     match rules::find(name) {
         Some(m) => {
             writeln!(out, "# {}\n", m.name)?;
+            let fix = match m.fix {
+                Some(f) => format!(" Fix: {} (`check --fix`).", f.as_str()),
+                None => String::new(),
+            };
             writeln!(
                 out,
-                "Category: {}. Default severity: {}.\n\n{}\n",
+                "Category: {}. Default severity: {}.{fix}\n\n{}\n",
                 m.category,
                 sitemap_lint::docs::default_label(m),
                 m.summary

@@ -86,6 +86,7 @@ declare_rule! {
         name: "schema-location",
         category: Structure,
         severity: Warning,
+        fix: Mixed,
         summary: "`xsi:schemaLocation` is not namespace/location pairs, or names the wrong schema",
     }
 }
