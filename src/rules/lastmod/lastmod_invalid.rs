@@ -60,6 +60,7 @@ declare_rule! {
         name: "lastmod-invalid",
         category: Date,
         severity: Error,
+        fix: Mixed,
         summary: "`<lastmod>` is not a valid W3C Datetime",
     }
 }

@@ -44,6 +44,7 @@ declare_rule! {
         name: "lastmod-missing-timezone",
         category: Date,
         severity: Warning,
+        fix: Unsafe,
         summary: "`<lastmod>` has a time but no timezone; search engines reject it",
     }
 }

@@ -47,6 +47,7 @@ declare_rule! {
         name: "lastmod-w3c-only",
         category: Date,
         severity: Warning,
+        fix: Mixed,
         summary: "`<lastmod>` uses a W3C Datetime form the official XSD rejects",
     }
 }

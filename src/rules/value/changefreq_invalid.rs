@@ -54,6 +54,7 @@ declare_rule! {
         name: "changefreq-invalid",
         category: Value,
         severity: Error,
+        fix: Mixed,
         summary: "`<changefreq>` is not one of always, hourly, daily, weekly, monthly, yearly, never",
     }
 }

@@ -48,6 +48,7 @@ declare_rule! {
         name: "priority-invalid",
         category: Value,
         severity: Error,
+        fix: Mixed,
         summary: "`<priority>` is not a decimal from 0.0 to 1.0",
     }
 }

@@ -54,6 +54,7 @@ declare_rule! {
         name: "value-whitespace",
         category: Value,
         severity: Warning,
+        fix: Safe,
         summary: "whitespace around a `<loc>`, `<lastmod>` or `<priority>` value",
     }
 }
