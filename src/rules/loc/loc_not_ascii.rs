@@ -4,7 +4,8 @@ use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
 use crate::pipeline::model::{Entry, Field, Sitemap};
 use crate::rule::{Context, Rule};
-use crate::values::uri::ProblemKind;
+use crate::rules::loc::url_fix;
+use crate::values::uri::{Problem, ProblemKind};
 
 declare_rule! {
     /// ## What it does
@@ -34,6 +35,13 @@ declare_rule! {
     /// </urlset>
     /// ```
     ///
+    /// ## Fix
+    /// A safe fix percent-encodes the non-ASCII characters as UTF-8 (`café` → `caf%C3%A9`) and
+    /// converts a non-ASCII host name to punycode: the URI every crawler derives from the IRI.
+    /// Invisible characters and direction marks (often pasted by accident) are encoded by an
+    /// unsafe fix: removing them may be what was meant. No fix where the value is not written as
+    /// it reads (a character reference such as `&#233;`).
+    ///
     /// ## References
     /// - sitemaps.org protocol, "Entity escaping": `http://www.example.com/ümlat.html` → `http://www.example.com/%C3%BCmlat.html`
     /// - RFC 3987 §3.1 (mapping IRIs to URIs)
@@ -41,6 +49,7 @@ declare_rule! {
         name: "loc-not-ascii",
         category: Url,
         severity: Warning,
+        fix: Mixed,
         summary: "`<loc>` has raw non-ASCII characters; percent-encode them",
     }
 }
@@ -50,10 +59,13 @@ impl Rule for Check {
         let Some(value) = entry.value(Field::Loc) else {
             return;
         };
-        let mut problems = value
+        let all: Vec<&Problem> = value
             .url_problems()
             .iter()
-            .filter(|p| p.kind == ProblemKind::NonAscii);
+            .filter(|p| p.kind == ProblemKind::NonAscii)
+            .collect();
+        let fix = url_fix(sitemap.source, value, &all);
+        let mut problems = all.into_iter();
         let Some(first) = problems.next() else { return };
         let mut d = Diagnostic::new(
             &META,
@@ -81,7 +93,7 @@ impl Rule for Check {
             }
             _ => first.help.clone(),
         };
-        cx.report(d.with_help_opt(help));
+        cx.report(d.with_help_opt(help).with_fix_opt(fix));
     }
 }
 
@@ -90,4 +102,26 @@ impl Rule for Check {
 fn is_host(value: &str, problem: &crate::values::uri::Problem) -> bool {
     let before = &value[..problem.range.start];
     before.ends_with("//") || before.ends_with('@')
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::test_fixes::fix_field;
+
+    #[test]
+    fn non_ascii_is_percent_encoded_safely() {
+        let fixed = |loc: &str| fix_field("loc-not-ascii", "loc", loc);
+        let (text, how, message) = fixed("https://www.example.com/café").unwrap();
+        assert_eq!(
+            (text.as_str(), how),
+            ("https://www.example.com/caf%C3%A9", "safe")
+        );
+        assert_eq!(message, "replace `é` with `%C3%A9`");
+        let (text, how, _) = fixed("https://bücher.example/straße?q=é").unwrap();
+        assert_eq!(
+            (text.as_str(), how),
+            ("https://xn--bcher-kva.example/stra%C3%9Fe?q=%C3%A9", "safe")
+        );
+        assert_eq!(fixed("https://www.example.com/caf&#233;"), None);
+    }
 }
