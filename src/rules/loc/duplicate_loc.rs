@@ -6,6 +6,7 @@ use std::ops::Range;
 use crate::declare_rule;
 use crate::diagnostic::{Diagnostic, Edit, Fix};
 use crate::pipeline::model::{Entry, Kind, Sitemap};
+use crate::pipeline::source::own_lines;
 use crate::rule::{Collector, Context, Rule, MAX_REPORTS_PER_RULE};
 
 declare_rule! {
@@ -134,25 +135,7 @@ impl<'a> Collector<'a> for Seen {
 
 /// The unsafe fix removing the entry at `whole`, with its line when nothing else stands on it.
 fn removal(sitemap: &Sitemap<'_>, whole: Range<usize>) -> Fix {
-    let source = sitemap.source.as_bytes();
-    let mut start = whole.start;
-    while start > 0 && matches!(source[start - 1], b' ' | b'\t') {
-        start -= 1;
-    }
-    let mut end = whole.end;
-    while source.get(end).is_some_and(|b| matches!(b, b' ' | b'\t')) {
-        end += 1;
-    }
-    let line_start = start == 0 || source[start - 1] == b'\n';
-    let line_end = match source.get(end..end + 2) {
-        Some([b'\r', b'\n']) => Some(end + 2),
-        _ if source.get(end) == Some(&b'\n') => Some(end + 1),
-        _ => None,
-    };
-    let deleted = match line_end {
-        Some(end) if line_start => start..end,
-        _ => whole,
-    };
+    let deleted = own_lines(sitemap.source, whole.clone()).map_or(whole, |own| own.lines);
     let what = match sitemap.kind {
         Kind::Index => "sitemap",
         _ => "url",
