@@ -81,3 +81,12 @@ pub fn fix_field(rule: &str, field: &str, value: &str) -> Option<(String, &'stat
         .to_string();
     Some((inner, how, message))
 }
+
+/// Asserts that `got` (from [`fix_entry`] or [`fix_field`]) is a fix to `to` of applicability
+/// `how`, and returns its message.
+#[track_caller]
+pub fn expect_fix(got: Option<(String, &'static str, String)>, to: &str, how: &str) -> String {
+    let (text, applicability, message) = got.unwrap_or_else(|| panic!("no fix (expected `{to}`)"));
+    assert_eq!((text.as_str(), applicability), (to, how));
+    message
+}
