@@ -732,7 +732,11 @@ fn check(args: CheckArgs, stdout: &mut dyn Write) -> io::Result<u8> {
         match fixing {
             Some(m) if m.diff => line.push_str(&format!(
                 " after the fixes; {} would be applied by --fix{}",
-                render::plural(fixes_applied, "fix"),
+                if fixes_applied == 1 {
+                    "1 fix".to_string()
+                } else {
+                    format!("{fixes_applied} fixes")
+                },
                 if m.options.unsafe_fixes {
                     " --unsafe-fixes"
                 } else {
