@@ -285,6 +285,9 @@ fn run(name: &str, bytes: Bytes, settings: &Settings, site: &mut FileSummary) ->
             p.range.clone()
         };
         let mut d = Diagnostic::new(meta, span, p.message.clone()).with_help_opt(p.help.clone());
+        if let Some(fix) = &p.fix {
+            d = d.with_fix(fix.clone());
+        }
         if leading {
             d = d.with_label("must be the first thing in the file");
         }
@@ -349,7 +352,10 @@ fn run(name: &str, bytes: Bytes, settings: &Settings, site: &mut FileSummary) ->
         Some(doc) => Some((doc, text)),
         None => {
             let p = parsed.insert(crate::pipeline::xml::check_after_prolog(
-                text, &prolog, &mut out,
+                text,
+                &prolog,
+                settings.fixing,
+                &mut out,
             ));
             let parse_text: &str = p.patched.as_deref().unwrap_or(text);
             p.ok.then(|| {

@@ -917,3 +917,66 @@ fn sarif_validates_with_microsofts_multitool() {
     );
     assert!(clean.is_empty(), "{clean:#?}");
 }
+
+/// A file with fixable findings: a raw `&` (in a file that is otherwise well-formed), an
+/// encoding spelled `utf8`, Google's old namespace and whitespace before `<?xml`.
+const FIXABLE: &str = "\n <?xml version=\"1.0\" encoding=\"utf8\"?>\n<urlset xmlns=\"http://www.google.com/schemas/sitemap/0.84\">\n  <url><loc>https://www.example.com/?a=1&b=2</loc></url>\n</urlset>\n";
+
+#[test]
+fn fixes_are_in_json_and_sarif_and_sarif_fixes_validate() {
+    let dir = std::env::temp_dir().join(format!(
+        "sitemap-lint-formats-{}-fixable",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("fixable.xml"), FIXABLE).unwrap();
+    // JSON: the `fix` object with edits positioned as spans are.
+    let o = run_in(&dir, &["check", "--format", "json", "fixable.xml"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let diags = v["files"][0]["diagnostics"].as_array().unwrap();
+    let amp = diags
+        .iter()
+        .find(|d| d["message"] == "unescaped `&`")
+        .unwrap_or_else(|| panic!("{v}"));
+    assert_eq!(amp["fix"]["applicability"], "safe");
+    assert_eq!(amp["fix"]["message"], "escape `&` as `&amp;`");
+    let edit = &amp["fix"]["edits"][0];
+    assert_eq!(edit["content"], "&amp;");
+    assert_eq!(edit["start"], amp["span"]["start"], "{amp}");
+    assert_eq!(edit["end"], amp["span"]["end"], "{amp}");
+    let fixes = diags.iter().filter(|d| d["fix"].is_object()).count();
+    assert_eq!(fixes, 4, "{v}");
+    assert!(
+        diags.iter().all(|d| d.get("fix").is_some()),
+        "`fix` is always there (null when none)"
+    );
+    // SARIF: fixes[].artifactChanges[].replacements.
+    let o = run_in(&dir, &["check", "--format", "sarif", "fixable.xml"]);
+    let sarif = String::from_utf8(o.stdout).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&sarif).unwrap();
+    let results = v["runs"][0]["results"].as_array().unwrap();
+    let with_fixes: Vec<&serde_json::Value> = results
+        .iter()
+        .filter(|r| r.get("fixes").is_some())
+        .collect();
+    assert_eq!(with_fixes.len(), 4, "{sarif}");
+    for r in &with_fixes {
+        let change = &r["fixes"][0]["artifactChanges"][0];
+        assert_eq!(
+            change["artifactLocation"],
+            r["locations"][0]["physicalLocation"]["artifactLocation"]
+        );
+        let rep = &change["replacements"][0];
+        assert!(
+            rep["deletedRegion"]["startLine"].as_u64().unwrap() >= 1,
+            "{r}"
+        );
+        assert!(rep["insertedContent"]["text"].is_string(), "{r}");
+    }
+    if let Some(tool) = sarif_multitool() {
+        let problems = multitool_problems(&tool, &dir, "fixable.sarif", &sarif);
+        assert!(problems.is_empty(), "{problems:#?}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

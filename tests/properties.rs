@@ -390,6 +390,42 @@ fn mutated_sitemaps() {
         .unwrap();
 }
 
+/// Fixing a mutated sitemap (safe fixes, or with the unsafe ones) never leaves more errors than
+/// it had, and a second fix changes nothing (issue 19).
+#[test]
+fn fixing_mutated_sitemaps_never_adds_errors() {
+    use sitemap_lint::fix::{fix_bytes, FixOptions};
+    let settings = Settings::default();
+    let load = |b: &[u8]| sitemap_lint::pipeline::input::load(b, settings.max_size).unwrap();
+    runner(256, 11)
+        .run(
+            &(name(), mutated(), any::<bool>()),
+            |(name, bytes, unsafe_fixes)| {
+                let options = FixOptions { unsafe_fixes };
+                let fixed = fix_bytes(name, load(&bytes), &settings, options);
+                let after = fixed.report.count(sitemap_lint::Severity::Error);
+                prop_assert!(
+                    after <= fixed.errors_before,
+                    "{} errors before, {after} after ({:?}): {}",
+                    fixed.errors_before,
+                    fixed.by_rule,
+                    show(&bytes)
+                );
+                if let Some(content) = &fixed.content {
+                    let again = fix_bytes(name, load(content), &settings, options);
+                    prop_assert!(
+                        again.content.is_none(),
+                        "a second fix changes it again ({:?}): {}",
+                        again.by_rule,
+                        show(&bytes)
+                    );
+                }
+                Ok(())
+            },
+        )
+        .unwrap();
+}
+
 /// Every truncation of a small sitemap, plain and gzip: each is sane, and none that cuts into the
 /// document passes without an error (a cut file must never look valid).
 #[test]

@@ -21,6 +21,7 @@ use sitemap_lint::site_set::{sniff_root, SetCheck, Site};
 use sitemap_lint::{check_bytes, pipeline::input, rules, FileReport, Settings, Severity};
 
 mod discover;
+mod fix;
 mod walk;
 
 use discover::Discovery;
@@ -229,6 +230,17 @@ struct CheckArgs {
     /// (`https://example.com/sitemaps/a.xml` → `DIR/sitemaps/a.xml`)
     #[arg(long, value_name = "DIR")]
     site_root: Option<PathBuf>,
+    /// Apply the safe fixes in place, then report what remains (the exit code too). With `-`,
+    /// print the fixed document on stdout and the report on stderr. See docs/fixes.md
+    #[arg(long)]
+    fix: bool,
+    /// Apply the unsafe fixes too (with --fix or --diff); they may change what the file says
+    #[arg(long)]
+    unsafe_fixes: bool,
+    /// Print a unified diff of what --fix would change and write nothing; exit 1 when there is
+    /// anything to fix
+    #[arg(long)]
+    diff: bool,
 }
 
 /// Parses `--sitemap-url`: an absolute `http(s)` URL without errors.
@@ -394,6 +406,21 @@ fn check(args: CheckArgs, stdout: &mut dyn Write) -> io::Result<u8> {
     if args.statistics && !matches!(format, Format::Human | Format::Concise | Format::Json) {
         return usage_error("--statistics works with --format human, concise or json");
     }
+    if let Some(message) = fix::usage(
+        args.fix,
+        args.diff,
+        format,
+        args.output_file.is_some(),
+        args.statistics,
+    ) {
+        return usage_error(message);
+    }
+    let fixing = (args.fix || args.diff).then_some(fix::Mode {
+        diff: args.diff,
+        options: sitemap_lint::fix::FixOptions {
+            unsafe_fixes: args.unsafe_fixes,
+        },
+    });
     let stdin_filename = match &args.stdin_filename {
         Some(name) if !args.paths.iter().any(|p| p.as_os_str() == "-") => {
             return usage_error(&format!(
@@ -486,9 +513,13 @@ fn check(args: CheckArgs, stdout: &mut dyn Write) -> io::Result<u8> {
     // Written to a temporary file beside the target and renamed over it at the end: a failed
     // run leaves the previous report as it was, and concurrent runs never interleave.
     let mut file_out = None;
-    let out: &mut dyn Write = match &args.output_file {
+    // `--fix -` prints the fixed document on stdout: the report goes to stderr.
+    let fix_stdin = fixing.is_some_and(|m| !m.diff)
+        && collected.targets.iter().any(|t| t.source == Source::Stdin);
+    let mut report_err = None;
+    let (out, mut doc_out): (&mut dyn Write, Option<&mut dyn Write>) = match &args.output_file {
         Some(path) => match AtomicFile::create(path) {
-            Ok(f) => file_out.insert(BufWriter::new(f)),
+            Ok(f) => (file_out.insert(BufWriter::new(f)), None),
             Err(e) => {
                 return usage_error(&format!(
                     "cannot write `{}`: {}",
@@ -497,9 +528,15 @@ fn check(args: CheckArgs, stdout: &mut dyn Write) -> io::Result<u8> {
                 ))
             }
         },
-        None => stdout,
+        None if fix_stdin => (report_err.insert(io::stderr()), Some(stdout)),
+        None => (stdout, None),
     };
-    let to_terminal = args.output_file.is_none() && io::stdout().is_terminal();
+    let to_terminal = args.output_file.is_none()
+        && if fix_stdin {
+            io::stderr().is_terminal()
+        } else {
+            io::stdout().is_terminal()
+        };
     let color = match args.color {
         ColorArg::Always => true,
         ColorArg::Never => false,
@@ -533,6 +570,8 @@ fn check(args: CheckArgs, stdout: &mut dyn Write) -> io::Result<u8> {
         .map_or(1, NonZeroUsize::get);
     let mut summary = Summary::default();
     let mut internal_error = false;
+    // Fixes applied (or, with --diff, that would be), and in how many files.
+    let (mut fixes_applied, mut files_fixed) = (0usize, 0usize);
     // The command line wins; otherwise the first input's configuration file may say where the
     // site is.
     if settings.sitemap_url.is_none() {
@@ -557,7 +596,7 @@ fn check(args: CheckArgs, stdout: &mut dyn Write) -> io::Result<u8> {
         threads: file_threads,
         ..set.settings_for(i, &per_target[i], collect_set)
     };
-    let work = |i: usize| check_target(&targets[i], &settings_of(i));
+    let work = |i: usize| check_target(&targets[i], &settings_of(i), fixing);
     let weight = |r: &io::Result<Result<Outcome, String>>| match r {
         Ok(Ok(o)) => o.size,
         _ => 0,
@@ -576,6 +615,22 @@ fn check(args: CheckArgs, stdout: &mut dyn Write) -> io::Result<u8> {
             }
             Ok(Ok(mut outcome)) => {
                 internal_error |= outcome.report.internal_error();
+                if let Some(done) = outcome.fixed.take() {
+                    fixes_applied += done.applied;
+                    files_fixed += usize::from(done.applied > 0);
+                    if let (Some(doc), Some(w)) = (&done.stdout, doc_out.as_mut()) {
+                        w.write_all(doc)?;
+                        w.flush()?;
+                    }
+                    if fixing.is_some_and(|m| m.diff) {
+                        out.write_all(done.diff.as_bytes())?;
+                    }
+                    if let Some(warning) = &done.warning {
+                        out.flush()?;
+                        eprintln!("sitemap-lint: warning: {}", render::visible(warning));
+                    }
+                    unreadable += usize::from(done.write_failed);
+                }
                 if let Some(check) = &mut set_check {
                     let found = check.file(i, &outcome.report.site, &per_target[i]);
                     if !found.is_empty() {
@@ -597,6 +652,9 @@ fn check(args: CheckArgs, stdout: &mut dyn Write) -> io::Result<u8> {
                         .retain(|d| d.severity == Severity::Error);
                 }
                 summary.add(&outcome.report);
+                if fixing.is_some_and(|m| m.diff) {
+                    return Ok(());
+                }
                 let checked = Checked {
                     report: &outcome.report,
                     repo_path: &targets[i].repo_path,
@@ -640,13 +698,17 @@ fn check(args: CheckArgs, stdout: &mut dyn Write) -> io::Result<u8> {
             unreadable += 1;
         }
     }
-    renderer.finish(&summary, out)?;
+    if fixing.is_none_or(|m| !m.diff) {
+        renderer.finish(&summary, out)?;
+    }
     out.flush()?;
     if let Some(file) = file_out {
         file.into_inner().map_err(|e| e.into_error())?.commit()?;
     }
 
     let too_many_warnings = args.max_warnings.is_some_and(|max| summary.warnings > max);
+    // `--diff` fails (exit 1) when there is anything to fix, as `ruff --diff` does.
+    let diff_found = fixing.is_some_and(|m| m.diff) && fixes_applied > 0;
     let summary_line = format == Format::Human || args.output_file.is_some();
     if too_many_warnings && !summary_line {
         eprintln!(
@@ -656,13 +718,43 @@ fn check(args: CheckArgs, stdout: &mut dyn Write) -> io::Result<u8> {
         );
     }
     if summary_line {
-        let status = if summary.errors > 0 || too_many_warnings || unreadable > 0 || internal_error
+        let status = if summary.errors > 0
+            || too_many_warnings
+            || unreadable > 0
+            || internal_error
+            || diff_found
         {
             "error"
         } else {
             "ok"
         };
         let mut line = format!("sitemap-lint: {status}: {}", summary.line());
+        match fixing {
+            Some(m) if m.diff => line.push_str(&format!(
+                " after the fixes; {} would be applied by --fix{}",
+                if fixes_applied == 1 {
+                    "1 fix".to_string()
+                } else {
+                    format!("{fixes_applied} fixes")
+                },
+                if m.options.unsafe_fixes {
+                    " --unsafe-fixes"
+                } else {
+                    ""
+                }
+            )),
+            Some(_) => line.push_str(&format!(
+                "; fixed {} in {}",
+                render::plural(fixes_applied, "finding"),
+                render::plural(files_fixed, "file")
+            )),
+            None => {}
+        }
+        if fixing.is_none_or(|m| !m.diff) {
+            if let Some(fixable) = summary.fix_line(args.unsafe_fixes) {
+                line.push_str(&format!("; {fixable}"));
+            }
+        }
         if let (true, Some(max)) = (too_many_warnings, args.max_warnings) {
             line.push_str(&format!("; more warnings than --max-warnings {max} allows"));
         }
@@ -695,7 +787,7 @@ fn check(args: CheckArgs, stdout: &mut dyn Write) -> io::Result<u8> {
         EXIT_TROUBLE
     } else if args.exit_zero {
         EXIT_OK
-    } else if summary.errors > 0 || too_many_warnings {
+    } else if diff_found || summary.errors > 0 || too_many_warnings {
         EXIT_ERRORS
     } else {
         EXIT_OK
@@ -907,17 +999,30 @@ struct Outcome {
     compressed: bool,
     /// Bytes of input held by `report` until it is rendered (see [`exec::ordered`]).
     size: usize,
+    /// What `--fix` or `--diff` did.
+    fixed: Option<fix::Done>,
 }
 
 /// Reads and checks one target. I/O problems (missing, unreadable, not a regular file) are
 /// returned as errors. A file found by walking a directory whose root element is plainly not a
 /// sitemap's (an RSS or Atom feed, `browserconfig.xml`) is not checked: `Err` with the root's
 /// name. The root is sniffed from the bytes the check reads anyway, so this costs no I/O.
-fn check_target(target: &Target, settings: &Settings) -> io::Result<Result<Outcome, String>> {
+fn check_target(
+    target: &Target,
+    settings: &Settings,
+    fixing: Option<fix::Mode>,
+) -> io::Result<Result<Outcome, String>> {
     // A large file takes a permit before it is read; a small one that decompresses to a large
     // text takes one before it is checked (its text is then held, not yet its tree).
     let mut permit = None;
+    // `--fix -` gives stdin back as it came when nothing is fixed.
+    let mut raw = None;
     let bytes = match &target.source {
+        Source::Stdin if fixing.is_some() => {
+            let data = input::read_capped(io::stdin().lock(), settings.max_size)?;
+            raw = Some(data.clone());
+            input::decode(data, settings.max_size)
+        }
         Source::Stdin => input::load(io::stdin().lock(), settings.max_size)?,
         Source::File(path) => {
             // Refuses a FIFO or device without blocking on it.
@@ -939,10 +1044,18 @@ fn check_target(target: &Target, settings: &Settings) -> io::Result<Result<Outco
     if permit.is_none() && size as u64 >= LARGE_INPUT {
         permit = Some(Permit::take());
     }
+    let (report, fixed) = match fixing {
+        Some(mode) => {
+            let (report, done) = fix::run(target, bytes, raw, settings, mode);
+            (report, Some(done))
+        }
+        None => (check_bytes(&target.display, bytes, settings), None),
+    };
     let outcome = Ok(Ok(Outcome {
-        report: check_bytes(&target.display, bytes, settings),
+        report,
         compressed,
         size,
+        fixed,
     }));
     drop(permit);
     outcome

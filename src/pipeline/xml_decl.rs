@@ -15,6 +15,7 @@
 //! declaration costs next to nothing.
 
 use crate::pipeline::source::floor_char_boundary;
+use crate::values::finding::{Edit, Fix};
 use std::ops::Range;
 
 /// How far (in bytes, after the leading whitespace) `<?xml` is looked for when
@@ -64,6 +65,8 @@ pub struct Problem {
     pub message: String,
     /// How to fix it.
     pub help: Option<String>,
+    /// The edit that fixes it, when the intended text is certain.
+    pub fix: Option<Fix>,
 }
 
 impl Problem {
@@ -73,7 +76,13 @@ impl Problem {
             range,
             message,
             help: Some(help),
+            fix: None,
         }
+    }
+
+    fn with_fix(mut self, fix: Fix) -> Self {
+        self.fix = Some(fix);
+        self
     }
 }
 
@@ -277,7 +286,10 @@ fn leading_whitespace(ws: &str) -> Problem {
             ),
         )
     };
-    Problem::new(ProblemKind::LeadingWhitespace, 0..n, message, help)
+    Problem::new(ProblemKind::LeadingWhitespace, 0..n, message, help).with_fix(Fix::safe(
+        "remove what comes before `<?xml`",
+        vec![Edit::delete(0..n)],
+    ))
 }
 
 /// Content (after `ws` bytes of whitespace) before a declaration at `pos`.
@@ -697,7 +709,16 @@ fn check_encoding(value: &str, range: Range<usize>, quoted: Range<usize>) -> Opt
             encoding_help(trimmed),
         )
     };
-    Some(Problem::new(ProblemKind::Encoding, range, message, help))
+    let problem = Problem::new(ProblemKind::Encoding, range.clone(), message, help);
+    // A name the Encoding Standard reads as UTF-8 (`utf8`, ` UTF-8 `, `unicode-1-1-utf-8`)
+    // means what `UTF-8` says: the text was decoded as UTF-8 to get here.
+    Some(match encoding_rs::Encoding::for_label(trimmed.as_bytes()) {
+        Some(e) if e == encoding_rs::UTF_8 && !trimmed.is_empty() => problem.with_fix(Fix::safe(
+            "write `UTF-8`",
+            vec![Edit::replace(range, "UTF-8")],
+        )),
+        _ => problem,
+    })
 }
 
 /// How to fix a declared encoding other than UTF-8. This text is checked as UTF-8 (a UTF-16 or

@@ -301,6 +301,9 @@ impl<'a> Excerpt<'a> {
         if let Some(help) = &d.help {
             notes.push(format!("help: {}", visible(help)));
         }
+        if let Some(fix) = &d.fix {
+            notes.push(crate::render::fixable_note(fix.applicability).to_string());
+        }
         CsDiagnostic::new(severity)
             .with_message(visible(&d.message))
             .with_code(d.rule.name)

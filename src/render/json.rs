@@ -25,6 +25,22 @@ struct Diag<'a> {
     help: Option<&'a str>,
     notes: &'a [String],
     labels: Vec<SecondaryLabel<'a>>,
+    /// The repair `--fix` applies (`null` when none), as ruff's JSON gives it.
+    fix: Option<JsonFix<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsonFix<'a> {
+    applicability: &'static str,
+    message: &'a str,
+    edits: Vec<JsonEdit<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsonEdit<'a> {
+    start: Point,
+    end: Point,
+    content: &'a str,
 }
 
 #[derive(Serialize)]
@@ -107,6 +123,22 @@ impl Renderer for Json {
                             span: span(&r.source, &l.span),
                         })
                         .collect(),
+                    fix: d.fix.as_ref().map(|f| JsonFix {
+                        applicability: f.applicability.as_str(),
+                        message: &f.message,
+                        edits: f
+                            .edits
+                            .iter()
+                            .map(|e| {
+                                let Span { start, end } = span(&r.source, &e.range);
+                                JsonEdit {
+                                    start,
+                                    end,
+                                    content: &e.replacement,
+                                }
+                            })
+                            .collect(),
+                    }),
                 })
                 .collect(),
         };

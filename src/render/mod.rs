@@ -10,7 +10,7 @@ use std::ops::Range;
 
 use sha2::{Digest, Sha256};
 
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Applicability, Diagnostic};
 use crate::engine::FileReport;
 use crate::pipeline::source::{Position, SourceFile};
 use crate::Severity;
@@ -66,6 +66,10 @@ pub struct Summary {
     pub infos: usize,
     /// `<url>` entries in the sitemaps checked (indexes' `<sitemap>` entries not counted).
     pub urls: usize,
+    /// Findings (of those counted) with a safe fix, which `--fix` applies.
+    pub fixable: usize,
+    /// Findings with an unsafe fix, which `--fix --unsafe-fixes` applies.
+    pub fixable_unsafe: usize,
 }
 
 impl Summary {
@@ -104,6 +108,44 @@ impl Summary {
         self.warnings += report.count(Severity::Warning);
         self.infos += report.count(Severity::Info);
         self.urls += report.site.urls();
+        for d in &report.diagnostics {
+            match d.fix.as_ref().map(|f| f.applicability) {
+                Some(Applicability::Safe) => self.fixable += 1,
+                Some(Applicability::Unsafe) => self.fixable_unsafe += 1,
+                None => {}
+            }
+        }
+    }
+
+    /// `3 fixable with --fix (1 more with --unsafe-fixes)`, or `None` when nothing is fixable.
+    /// With `unsafe_fixes` (the flag given), unsafe fixes count as fixable.
+    pub fn fix_line(&self, unsafe_fixes: bool) -> Option<String> {
+        let (now, more) = if unsafe_fixes {
+            (self.fixable + self.fixable_unsafe, 0)
+        } else {
+            (self.fixable, self.fixable_unsafe)
+        };
+        let flag = if unsafe_fixes {
+            "--fix --unsafe-fixes"
+        } else {
+            "--fix"
+        };
+        match (now, more) {
+            (0, 0) => None,
+            (0, m) => Some(format!("{m} fixable with --fix --unsafe-fixes")),
+            (n, 0) => Some(format!("{n} fixable with {flag}")),
+            (n, m) => Some(format!(
+                "{n} fixable with {flag} ({m} more with --unsafe-fixes)"
+            )),
+        }
+    }
+}
+
+/// The note a fixable finding carries in the human output: `[*] fixable with --fix`.
+pub fn fixable_note(applicability: Applicability) -> &'static str {
+    match applicability {
+        Applicability::Safe => "[*] fixable with --fix",
+        Applicability::Unsafe => "[*] fixable with --fix --unsafe-fixes",
     }
 }
 

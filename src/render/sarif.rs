@@ -118,6 +118,30 @@ struct SarifResult {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     related_locations: Vec<Location>,
     partial_fingerprints: Fingerprint,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    fixes: Vec<SarifFix>,
+}
+
+/// A `fix` object: one artifact change with its replacements (SARIF 2.1.0 §3.55).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SarifFix {
+    description: Text,
+    artifact_changes: Vec<ArtifactChange>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ArtifactChange {
+    artifact_location: ArtifactLocation,
+    replacements: Vec<Replacement>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Replacement {
+    deleted_region: SarifRegion,
+    inserted_content: Text,
 }
 
 #[derive(Serialize)]
@@ -370,6 +394,35 @@ impl Sarif {
     }
 }
 
+impl Sarif {
+    /// The fix of `d` as SARIF `fixes`: none for a compressed file, whose regions cannot name
+    /// places in the decompressed text.
+    fn fixes(file: &Checked<'_>, d: &crate::diagnostic::Diagnostic) -> Vec<SarifFix> {
+        let Some(fix) = d.fix.as_ref().filter(|_| !file.compressed) else {
+            return Vec::new();
+        };
+        let location = Self::location(file, &d.primary.span);
+        vec![SarifFix {
+            description: Text {
+                text: format!("{} ({} fix)", fix.message, fix.applicability.as_str()),
+            },
+            artifact_changes: vec![ArtifactChange {
+                artifact_location: location.artifact_location,
+                replacements: fix
+                    .edits
+                    .iter()
+                    .map(|e| Replacement {
+                        deleted_region: file.host_region(&e.range).into(),
+                        inserted_content: Text {
+                            text: e.replacement.clone(),
+                        },
+                    })
+                    .collect(),
+            }],
+        }]
+    }
+}
+
 impl Renderer for Sarif {
     fn file(&mut self, file: &Checked<'_>, _out: &mut dyn Write) -> io::Result<()> {
         let mut prints = Fingerprints::default();
@@ -413,6 +466,7 @@ impl Renderer for Sarif {
                 partial_fingerprints: Fingerprint {
                     v2: prints.next(file.repo_path, file.source(), d),
                 },
+                fixes: Self::fixes(file, d),
             };
             let rank = rank(d.severity);
             let seq = self.seen;

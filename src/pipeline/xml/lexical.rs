@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::ops::Range;
 
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Edit, Fix};
 use crate::rules::input::xml_syntax;
 
 use super::patch::{content_edits, State, Step};
@@ -222,6 +222,13 @@ pub(super) fn lexical(state: &mut State<'_>, buf: &str, at: usize) -> Step {
             diagnostics.push(lexical_diagnostic(buf, span, &kind));
         } else {
             extra += 1;
+            if state.fixing
+                && kind == Lexical::BareAmpersand
+                && state.kept_for_fix < crate::rule::MAX_FIXES_PER_RULE
+            {
+                state.kept_for_fix += 1;
+                diagnostics.push(lexical_diagnostic(buf, span, &kind).keep_beyond_cap());
+            }
         }
     }
     for (name, (index, uses)) in dtd_uses {
@@ -248,11 +255,20 @@ pub(super) fn lexical_diagnostic(buf: &str, span: Range<usize>, kind: &Lexical) 
                 .take_while(|c| !c.is_whitespace() && !matches!(c, '<' | '&' | '"' | '\''))
                 .take(20)
                 .collect();
-            Diagnostic::new(syntax, span, "unescaped `&`")
+            let at = span.start;
+            let d = Diagnostic::new(syntax, span, "unescaped `&`")
                 .with_label("`&` starts an entity reference in XML")
                 .with_help(format!(
                     "write `&amp;{after}`: a literal `&` is written `&amp;` in XML, in URLs too (crawlers read it back as `&`)"
+                ));
+            if buf[at..].starts_with('&') {
+                d.with_fix(Fix::safe(
+                    "escape `&` as `&amp;`",
+                    vec![Edit::replace(at..at + 1, "&amp;")],
                 ))
+            } else {
+                d
+            }
         }
         Lexical::MissingSemicolon(name) => Diagnostic::new(
             syntax,

@@ -88,7 +88,7 @@ impl Parsed {
 pub fn check(text: &str, skip: usize, out: &mut Vec<Diagnostic>) -> Parsed {
     let mut prolog = xml_decl::check_prolog(text);
     prolog.skip = skip;
-    check_after_prolog(text, &prolog, out)
+    check_after_prolog(text, &prolog, false, out)
 }
 
 /// The tree of `text[prolog.skip..]` when the text parses as it stands: the common case, no XML
@@ -101,8 +101,15 @@ pub fn parse_clean<'t>(text: &'t str, prolog: &Prolog) -> Option<Document<'t>> {
     Document::parse_with_options(&text[prolog.skip..], options()).ok()
 }
 
-/// [`check`] for a caller that already ran [`xml_decl::check_prolog`] on `text`.
-pub fn check_after_prolog(text: &str, prolog: &Prolog, out: &mut Vec<Diagnostic>) -> Parsed {
+/// [`check`] for a caller that already ran [`xml_decl::check_prolog`] on `text`. With `fixing`
+/// ([`crate::Settings::fixing`]), errors with a fix beyond [`MAX_XML_ERRORS`] are kept for their
+/// fix, marked [`Diagnostic::is_beyond_cap`].
+pub fn check_after_prolog(
+    text: &str,
+    prolog: &Prolog,
+    fixing: bool,
+    out: &mut Vec<Diagnostic>,
+) -> Parsed {
     let skip = prolog.skip;
     let parse = |s: &str| Document::parse_with_options(&s[skip..], options()).map(|_| ());
     let mut patches = Vec::new();
@@ -127,6 +134,8 @@ pub fn check_after_prolog(text: &str, prolog: &Prolog, out: &mut Vec<Diagnostic>
         original: text,
         skip,
         dtd_entities: Vec::new(),
+        fixing,
+        kept_for_fix: 0,
     };
     let mut budget = REPARSE_BUDGET;
     let mut reported = 0usize;
@@ -135,7 +144,9 @@ pub fn check_after_prolog(text: &str, prolog: &Prolog, out: &mut Vec<Diagnostic>
     let ok = loop {
         let step = describe(&mut state, &buf, &error);
         for d in step.diagnostics {
-            if reported < MAX_XML_ERRORS {
+            if d.is_beyond_cap() {
+                out.push(d);
+            } else if reported < MAX_XML_ERRORS {
                 out.push(d);
                 reported += 1;
             } else {
@@ -159,7 +170,7 @@ pub fn check_after_prolog(text: &str, prolog: &Prolog, out: &mut Vec<Diagnostic>
         }
     };
     if unreported > 0 {
-        if let Some(last) = out.last_mut() {
+        if let Some(last) = out.iter_mut().rev().find(|d| !d.is_beyond_cap()) {
             last.notes.push(if ok {
                 format!(
                     "{} more XML {} not reported one by one; fix these first",

@@ -12,6 +12,11 @@ pub(super) struct State<'t> {
     pub(super) skip: usize,
     /// Entities declared in a DOCTYPE that was blanked out: (name, span of the name there).
     pub(super) dtd_entities: Vec<(String, Range<usize>)>,
+    /// Fixes are wanted ([`crate::Settings::fixing`]): errors with a fix beyond
+    /// [`super::MAX_XML_ERRORS`] are kept for it (see [`Diagnostic::is_beyond_cap`]).
+    pub(super) fixing: bool,
+    /// Errors kept for their fix so far (at most [`crate::rule::MAX_FIXES_PER_RULE`]).
+    pub(super) kept_for_fix: usize,
 }
 
 /// Diagnostics for one parser error, and the edits that patch it over (`None`: cannot continue).

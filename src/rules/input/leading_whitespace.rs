@@ -32,6 +32,9 @@ declare_rule! {
     /// </urlset>
     /// ```
     ///
+    /// ## Fix
+    /// The whitespace before `<?xml` is removed (a safe fix); a byte-order mark is kept.
+    ///
     /// ## References
     /// - XML 1.0 §2.8 (the XML declaration comes first)
     /// - Google Search Console Sitemaps report: "Leading whitespace"
@@ -39,6 +42,7 @@ declare_rule! {
         name: "leading-whitespace",
         category: Encoding,
         severity: Error,
+        fix: Safe,
         summary: "whitespace before the `<?xml` declaration",
     }
 }

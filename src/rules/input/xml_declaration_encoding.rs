@@ -29,6 +29,12 @@ declare_rule! {
     /// </urlset>
     /// ```
     ///
+    /// ## Fix
+    /// A name the Encoding Standard reads as UTF-8 but spelled differently (`utf8`, ` UTF-8 `,
+    /// `unicode-1-1-utf-8`) is replaced by `UTF-8`: a safe fix, as the file was read as UTF-8 to get here.
+    /// Another encoding (`ISO-8859-1`) is not fixed: the bytes may need converting, which only a tool
+    /// such as `iconv` can do knowing the source encoding.
+    ///
     /// ## References
     /// - sitemaps.org protocol: "The file itself must be UTF-8 encoded"
     /// - XML 1.0 §4.3.3 (character encoding in entities)
@@ -36,6 +42,7 @@ declare_rule! {
         name: "xml-declaration-encoding",
         category: Encoding,
         severity: Error,
+        fix: Safe,
         summary: "the XML declaration names an encoding other than UTF-8",
     }
 }

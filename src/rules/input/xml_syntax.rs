@@ -40,6 +40,12 @@ declare_rule! {
     /// </urlset>
     /// ```
     ///
+    /// ## Fix
+    /// An unescaped `&` that starts no reference (`?a=1&b=2`) is escaped as `&amp;`: a safe fix, also
+    /// in a file that is otherwise not well-formed (every such `&` is found in one scan). Nothing else is
+    /// fixed: an unknown entity (`&nbsp;`), a missing closing tag or a stray `<` have several possible
+    /// repairs, and only the writer knows which one is meant.
+    ///
     /// ## References
     /// - sitemaps.org protocol, "Entity escaping": `&` `'` `"` `>` `<` must be entity-escaped
     /// - XML 1.0 §2.1 (well-formed documents), §2.4 (character data), §4.6 (predefined entities)
@@ -47,6 +53,7 @@ declare_rule! {
         name: "xml-syntax",
         category: Xml,
         severity: Error,
+        fix: Safe,
         summary: "the file is not well-formed XML",
     }
 }

@@ -3,12 +3,12 @@
 use std::borrow::Cow;
 
 use crate::declare_rule;
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Edit, Fix};
 use crate::pipeline::model::{
     detach, Child, ChildKind, Element, Entry, Kind, RawAttribute, Sitemap, Tag,
 };
 use crate::rule::{Collector, Context, Rule};
-use crate::values::namespace::{diagnose, is_sitemap_like, SITEMAP_NS};
+use crate::values::namespace::{diagnose, is_sitemap_like, NOT_SITEMAP, SITEMAP_NS};
 
 declare_rule! {
     /// ## What it does
@@ -43,6 +43,14 @@ declare_rule! {
     /// </urlset>
     /// ```
     ///
+    /// ## Fix
+    /// The root's namespace declaration is replaced by `http://www.sitemaps.org/schemas/sitemap/0.9` when
+    /// it is one of the near misses above (Google's retired `0.84`, `https`, a trailing slash, a typo,
+    /// wrong case): a safe fix, since every such file means the sitemap namespace. It is not offered when
+    /// the wrong namespace is also written elsewhere in the file (an element or a `schemaLocation` would
+    /// then be left behind), nor for a missing `xmlns`, an unrelated namespace or elements declared
+    /// apart from the root.
+    ///
     /// ## References
     /// - sitemaps.org protocol, "XML tag definitions": "Specify the namespace (protocol standard) within the `<urlset>` tag"
     /// - `sitemap.xsd`: `targetNamespace="http://www.sitemaps.org/schemas/sitemap/0.9"`
@@ -50,6 +58,7 @@ declare_rule! {
         name: "namespace",
         category: Structure,
         severity: Error,
+        fix: Safe,
         summary: "the root is not in the `http://www.sitemaps.org/schemas/sitemap/0.9` namespace",
     }
 }
@@ -64,6 +73,21 @@ fn declaration(element: &Element<'_>, source: &str) -> Option<RawAttribute> {
         .raw_attributes(source)
         .into_iter()
         .find(|a| source.get(a.name.clone()) == Some(wanted.as_str()))
+}
+
+/// The fix of a root declared in a near miss `ns` of the sitemap namespace: the declaration's
+/// value replaced by the exact one. None when `ns` is not a near miss, or is written anywhere
+/// else in the file (an element or a `schemaLocation` that repeats it would then be left in
+/// the old namespace, or need a fix of its own).
+fn near_miss_fix(source: &str, ns: &str, decl: RawAttribute) -> Option<Fix> {
+    let near = diagnose(ns) != NOT_SITEMAP;
+    let elsewhere = source.matches(ns).nth(1).is_some();
+    (near && !elsewhere && source.get(decl.value.clone()) == Some(ns)).then(|| {
+        Fix::safe(
+            format!("write the namespace `{SITEMAP_NS}`"),
+            vec![Edit::replace(decl.value, SITEMAP_NS)],
+        )
+    })
 }
 
 fn describe(ns: Option<&str>) -> String {
@@ -103,11 +127,14 @@ impl Rule for Check {
                     .as_ref()
                     .and_then(|d| source.get(d.name.clone()))
                     .unwrap_or("xmlns");
-                cx.report(
+                let d =
                     Diagnostic::new(&META, span, format!("wrong namespace `{ns}` on `<{root}>`"))
                         .with_label(diagnose(ns))
-                        .with_help(format!("use exactly `{attr}=\"{SITEMAP_NS}\"`")),
-                );
+                        .with_help(format!("use exactly `{attr}=\"{SITEMAP_NS}\"`"));
+                cx.report(match decl.and_then(|d| near_miss_fix(source, ns, d)) {
+                    Some(fix) => d.with_fix(fix),
+                    None => d,
+                });
             }
         }
     }
