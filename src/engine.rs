@@ -328,6 +328,9 @@ fn run(name: &str, bytes: Bytes, settings: &Settings, site: &mut FileSummary) ->
         && decoded.invalid_utf8.is_empty()
         && settings.threads > 1
         && text.len() >= settings.split_min
+        // A character reference that names no XML character is reported by the whole-file
+        // parse, which the pieces' parses would let through (see `xml::first_bad_char_ref`).
+        && crate::pipeline::xml::first_bad_char_ref(text, prolog.skip).is_none()
     {
         let (file_name, owned) = source.into_parts();
         match crate::pipeline::split::layout(owned, prolog.skip, settings.split_min) {

@@ -2095,6 +2095,11 @@ fn any_uri(t: &str) -> Option<ValueProblem> {
     if t.is_empty() || uri::is_plain_http_url(t.as_bytes()) {
         return None;
     }
+    // A generator's output in place of a URL (a placeholder, an object) is `extension-url`'s to
+    // report as such, not noise about the characters of a URI.
+    if text::is_json_object(t) || !text::template_placeholders(t, 1).is_empty() {
+        return None;
+    }
     let parser = UriParser { b: t.as_bytes() };
     let Err(a) = parser.absolute() else {
         return None;

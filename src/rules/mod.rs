@@ -5,6 +5,7 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
+use crate::diagnostic::Diagnostic;
 use crate::rule::{Rule, RuleMeta};
 
 pub mod extension;
@@ -57,6 +58,7 @@ rules! {
     loc::loc_invalid,
     loc::loc_length,
     loc::loc_not_ascii,
+    loc::loc_unusual_host,
     loc::loc_fragment,
     loc::loc_credentials,
     loc::loc_private_host,
@@ -120,6 +122,34 @@ pub fn find(name: &str) -> Option<&'static RuleMeta> {
 /// Every rule's metadata, in registry order.
 pub fn metas() -> impl Iterator<Item = &'static RuleMeta> {
     ALL.iter().map(|r| r.meta())
+}
+
+/// The finding of a rule of any family for a value that holds unexpanded template placeholders
+/// (see [`crate::values::text::template_placeholders`]): one diagnostic saying so, at the first
+/// placeholder with the others labelled, instead of noise about the value's characters.
+/// `element` names where the value is (`<lastmod>`, `hreflang`), `expands_to` what the template
+/// should have written there ("URL", "date"); `source_range` maps a range of `text` to the file.
+pub(crate) fn placeholder_finding(
+    meta: &'static RuleMeta,
+    text: &str,
+    element: &str,
+    expands_to: &str,
+    source_range: impl Fn(std::ops::Range<usize>) -> std::ops::Range<usize>,
+) -> Option<Diagnostic> {
+    let found = crate::values::text::template_placeholders(text, crate::diagnostic::MAX_LABELS);
+    let first = found.first()?.clone();
+    let shown = crate::diagnostic::shown(&text[first.clone()]);
+    let mut d = Diagnostic::new(
+        meta,
+        source_range(first),
+        format!("unexpanded template placeholder `{shown}` in {element}"),
+    )
+    .with_label("the template engine did not replace this")
+    .with_help(format!("generate the sitemap through the template engine, or fix the placeholder so that it expands to the {expands_to}"));
+    for more in &found[1..] {
+        d = d.with_secondary(source_range(more.clone()), "nor this");
+    }
+    Some(d)
 }
 
 #[cfg(test)]

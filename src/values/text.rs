@@ -108,9 +108,71 @@ pub fn line_start_name(name: &str) -> Cow<'_, str> {
     }
 }
 
+/// Whether `text` (trimmed) is a JSON object a generator printed where a value belongs
+/// (`{"url": "https://…", "width": 300}`).
+pub fn is_json_object(text: &str) -> bool {
+    text.starts_with('{') && text.ends_with('}') && text.contains(':')
+}
+
+/// Template placeholders a generator left unexpanded in `text` (`{{ page.url }}`, `{% url %}`,
+/// `${url}`, `<%= url %>`, `<?php echo $url ?>`), in order, at most `max`: each from its opener
+/// to its closer, or to the end of `text` when it is not closed. Linear in the length of `text`:
+/// each opener's next position is searched for once per time it is passed.
+pub fn template_placeholders(text: &str, max: usize) -> Vec<std::ops::Range<usize>> {
+    const TEMPLATES: [(&str, &str); 5] = [
+        ("{{", "}}"),
+        ("{%", "%}"),
+        ("${", "}"),
+        ("<%", "%>"),
+        ("<?", "?>"),
+    ];
+    let mut found = Vec::new();
+    // The next position of each opener at or after `from` (None: no more).
+    let mut next: [Option<usize>; 5] = TEMPLATES.map(|(open, _)| text.find(open));
+    while found.len() < max {
+        let Some((k, start)) = next
+            .iter()
+            .enumerate()
+            .filter_map(|(k, at)| at.map(|at| (k, at)))
+            .min_by_key(|&(_, at)| at)
+        else {
+            break;
+        };
+        let (open, close) = TEMPLATES[k];
+        let end = text[start + open.len()..]
+            .find(close)
+            .map_or(text.len(), |p| start + open.len() + p + close.len());
+        found.push(start..end);
+        let from = end;
+        for (j, at) in next.iter_mut().enumerate() {
+            if at.is_some_and(|at| at < from) {
+                *at = text[from..].find(TEMPLATES[j].0).map(|p| from + p);
+            }
+        }
+    }
+    found
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn template_placeholders_are_found_in_linear_time() {
+        assert_eq!(
+            template_placeholders("a {{ x }} b ${y} c {% z", 10),
+            vec![2..9, 12..16, 19..23]
+        );
+        assert_eq!(template_placeholders("<%= a %><? b ?>", 1), vec![0..8]);
+        assert!(template_placeholders("https://example.com/{a}", 10).is_empty());
+        assert!(is_json_object(r#"{"url": "https://x/"}"#));
+        assert!(!is_json_object("{x}"));
+        // One kind of opener repeated, the others absent: each search runs once per opener.
+        let many = "{{}}".repeat(500_000);
+        let start = std::time::Instant::now();
+        assert_eq!(template_placeholders(&many, usize::MAX).len(), 500_000);
+        assert!(start.elapsed() < std::time::Duration::from_secs(20));
+    }
 
     #[test]
     fn groups_thousands() {

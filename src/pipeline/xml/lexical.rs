@@ -428,3 +428,65 @@ pub(super) fn html_entity(name: &str) -> Option<u32> {
         _ => return None,
     })
 }
+
+/// The first character reference from `from` on that is malformed or names no XML character,
+/// among them those roxmltree accepts, turning them into U+FFFD without an error: beyond U+10FFFF (`&#x110000;`, or too many
+/// digits for 32 bits) or a UTF-16 surrogate (`&#xD800;`). References inside comments, CDATA
+/// sections and processing instructions are literal text and skipped.
+///
+/// Linear in the length of `text`: one vectorised search for `&#`, and, only where one is found,
+/// searches for the openers of literal sections between it and the previous one.
+pub(crate) fn first_bad_char_ref(text: &str, from: usize) -> Option<usize> {
+    const OPENERS: [(&[u8], &[u8]); 3] =
+        [(b"<!--", b"-->"), (b"<![CDATA[", b"]]>"), (b"<?", b"?>")];
+    let b = text.as_bytes();
+    let refs = memchr::memmem::Finder::new(b"&#");
+    let openers = OPENERS.map(|(open, _)| memchr::memmem::Finder::new(open));
+    // The next opener of each kind at or after `markup` (`usize::MAX`: none left).
+    let mut next = [0usize; 3];
+    let mut known = [false; 3];
+    let mut markup = from;
+    let mut i = from;
+    while let Some(p) = b.get(i..).and_then(|rest| refs.find(rest)) {
+        let at = i + p;
+        // Literal sections opening before `at`: skip them, and the reference if inside one.
+        let mut literal_end = None;
+        loop {
+            for k in 0..3 {
+                if !known[k] || (next[k] != usize::MAX && next[k] < markup) {
+                    next[k] = b
+                        .get(markup..)
+                        .and_then(|rest| openers[k].find(rest))
+                        .map_or(usize::MAX, |q| markup + q);
+                    known[k] = true;
+                }
+            }
+            let Some((k, &open)) = next.iter().enumerate().min_by_key(|(_, &n)| n) else {
+                break;
+            };
+            if open >= at {
+                break;
+            }
+            let body = open + OPENERS[k].0.len();
+            let close = OPENERS[k].1;
+            let end =
+                memchr::memmem::find(&b[body..], close).map_or(b.len(), |q| body + q + close.len());
+            markup = end;
+            if end > at {
+                literal_end = Some(end);
+                break;
+            }
+        }
+        if let Some(end) = literal_end {
+            i = end;
+            continue;
+        }
+        // A malformed reference is also reported (the parser would stop at it anyway).
+        let (len, kind) = reference_at(&text[at..]);
+        if kind.is_some() {
+            return Some(at);
+        }
+        i = at + len.max(2);
+    }
+    None
+}

@@ -26,6 +26,7 @@ mod tree;
 
 use errors::describe;
 pub use errors::known_namespace;
+pub(crate) use lexical::first_bad_char_ref;
 use patch::{apply, Edit, State};
 pub use tree::{check_tree, check_tree_from};
 
@@ -95,7 +96,9 @@ pub fn check(text: &str, skip: usize, out: &mut Vec<Diagnostic>) -> Parsed {
 /// error and no declaration to blank out. The caller then needs neither [`check_after_prolog`]
 /// nor a second parse.
 pub fn parse_clean<'t>(text: &'t str, prolog: &Prolog) -> Option<Document<'t>> {
-    if prolog.blank.as_ref().is_some_and(|r| !r.is_empty()) {
+    if prolog.blank.as_ref().is_some_and(|r| !r.is_empty())
+        || first_bad_char_ref(text, prolog.skip).is_some()
+    {
         return None;
     }
     Document::parse_with_options(&text[prolog.skip..], options()).ok()
@@ -119,15 +122,18 @@ pub fn check_after_prolog(
         apply(&mut b, vec![Edit::Fill(range, b' ')], &mut patches);
         buf = Some(b);
     }
-    let mut error = match parse(buf.as_deref().unwrap_or(text)) {
-        Ok(()) => {
-            return Parsed {
-                patched: buf,
-                ok: true,
-                patches,
-            }
-        }
-        Err(e) => e,
+    // A parse error, or a character reference roxmltree accepts but XML forbids (see
+    // [`first_bad_char_ref`]), which is then reported as the lexical error it is.
+    let first_error = |s: &str| match parse(s) {
+        Ok(()) => first_bad_char_ref(s, skip).map(Problem::CharRef),
+        Err(e) => Some(Problem::Parser(e)),
+    };
+    let Some(mut error) = first_error(buf.as_deref().unwrap_or(text)) else {
+        return Parsed {
+            patched: buf,
+            ok: true,
+            patches,
+        };
     };
     let mut buf = buf.unwrap_or_else(|| text.to_string());
     let mut state = State {
@@ -142,7 +148,10 @@ pub fn check_after_prolog(
     let mut unreported = 0usize;
     let mut rounds = 0usize;
     let ok = loop {
-        let step = describe(&mut state, &buf, &error);
+        let step = match &error {
+            Problem::Parser(e) => describe(&mut state, &buf, e),
+            Problem::CharRef(at) => lexical::lexical(&mut state, &buf, *at),
+        };
         for d in step.diagnostics {
             if d.is_beyond_cap() {
                 out.push(d);
@@ -160,13 +169,13 @@ pub fn check_after_prolog(
         apply(&mut buf, edits, &mut patches);
         rounds += 1;
         budget = budget.saturating_sub(buf.len());
-        match parse(&buf) {
-            Ok(()) => break true,
-            Err(e) if budget == 0 || rounds >= MAX_ROUNDS || same_error(&e, &error) => {
+        match first_error(&buf) {
+            None => break true,
+            Some(e) if budget == 0 || rounds >= MAX_ROUNDS || same_error(&e, &error) => {
                 unreported += 1;
                 break false;
             }
-            Err(e) => error = e,
+            Some(e) => error = e,
         }
     };
     if unreported > 0 {
@@ -194,9 +203,22 @@ pub fn check_after_prolog(
     }
 }
 
+/// What stops a parse from being taken as it is.
+enum Problem {
+    Parser(Error),
+    /// A character reference at this offset names no XML character (see [`first_bad_char_ref`]).
+    CharRef(usize),
+}
+
 /// Whether a re-parse stopped at the same error again (a patch that did not help).
-fn same_error(a: &Error, b: &Error) -> bool {
-    a.pos() == b.pos() && std::mem::discriminant(a) == std::mem::discriminant(b)
+fn same_error(a: &Problem, b: &Problem) -> bool {
+    match (a, b) {
+        (Problem::Parser(a), Problem::Parser(b)) => {
+            a.pos() == b.pos() && std::mem::discriminant(a) == std::mem::discriminant(b)
+        }
+        (Problem::CharRef(a), Problem::CharRef(b)) => a == b,
+        _ => false,
+    }
 }
 
 #[cfg(test)]
@@ -384,6 +406,46 @@ mod tests {
         // The URL keeps its shape: `_` where the `&` was, no whitespace.
         let patched = parsed.patched.unwrap();
         assert!(patched.contains("https://e.com/?a=1_b=2&amp;c=3"));
+    }
+
+    #[test]
+    fn char_references_beyond_unicode_are_found_outside_literal_sections() {
+        use super::first_bad_char_ref as bad;
+        assert_eq!(bad("a &#x110000; b", 0), Some(2));
+        assert_eq!(bad("&#x7FFFFFFF;", 0), Some(0));
+        assert_eq!(bad("x&#99999999999999999999;", 0), Some(1));
+        assert_eq!(bad("&#xD800;", 0), Some(0));
+        assert_eq!(bad("&#x10FFFF; &#x0000000041; &#65; &amp;", 0), None);
+        // Literal text: comments, CDATA sections, processing instructions.
+        assert_eq!(
+            bad(
+                "<!-- &#x110000; --><![CDATA[&#xD800;]]><?pi &#x110000;?>",
+                0
+            ),
+            None
+        );
+        assert_eq!(bad("<!-- &#x110000; --> &#x110000;", 0), Some(20));
+        assert_eq!(bad("<!-- unclosed &#x110000;", 0), None);
+        assert_eq!(bad("&#12a;", 0), Some(0));
+        assert_eq!(bad("&#x110000;", 1), None);
+        // Linear: many references and many literal sections.
+        let many = "<!-- c --><a>&#65;</a>".repeat(200_000) + "&#x110000;";
+        let start = std::time::Instant::now();
+        assert_eq!(bad(&many, 0), Some(many.len() - 10));
+        assert!(start.elapsed() < std::time::Duration::from_secs(20));
+    }
+
+    #[test]
+    fn a_char_reference_beyond_unicode_is_an_error_and_its_value_patched() {
+        let text = doc("<url><loc>https://x/&#x110000;</loc></url>");
+        let (parsed, out) = run(&text);
+        assert!(parsed.ok);
+        assert_eq!(
+            messages(&out),
+            ["character reference `&#x110000;` is out of range"]
+        );
+        let at = text.find("&#x").unwrap();
+        assert!(parsed.touches_patch(&(at..at + 10)));
     }
 
     #[test]

@@ -6,8 +6,6 @@ use roxmltree::Document;
 use crate::diagnostic::Diagnostic;
 use crate::rules::input::xml_syntax;
 
-use super::MAX_XML_ERRORS;
-
 /// Well-formedness rules roxmltree does not enforce, checked on the parsed tree and its source:
 /// reserved and malformed processing-instruction targets anywhere in the document, character
 /// references to surrogates or non-characters, `<:name>`, and namespace declarations that XML 1.0
@@ -123,7 +121,6 @@ pub fn check_tree_from(
             check_namespace_declarations(tag, r.start + base, out);
         }
     }
-    check_char_references(text, base.max(from), out);
 }
 
 /// The offset of the next `xmlns:` in `text` at or after `from`. Usually there is none after the
@@ -180,52 +177,6 @@ pub(super) fn check_namespace_declarations(tag: &str, at: usize, out: &mut Vec<D
                     "remove the declaration, or give `{prefix}` a namespace URI"
                 )),
             );
-        }
-    }
-}
-
-/// Character references to surrogates (`&#xD800;`) or to U+FFFE/U+FFFF, which roxmltree turns into
-/// U+FFFD without an error.
-pub(super) fn check_char_references(text: &str, base: usize, out: &mut Vec<Diagnostic>) {
-    let syntax = &xml_syntax::META;
-    let bytes = text.as_bytes();
-    let mut i = base;
-    let mut reported = 0;
-    // Character references are rare in sitemaps: a vectorised search finds each `&#`.
-    let finder = memmem::Finder::new(b"&#");
-    while let Some(p) = bytes.get(i..).and_then(|rest| finder.find(rest)) {
-        let start = i + p;
-        i = start + 2;
-        let (digits_start, radix) = if bytes.get(i) == Some(&b'x') {
-            (i + 1, 16)
-        } else {
-            (i, 10)
-        };
-        let len = bytes[digits_start..]
-            .iter()
-            .take(12)
-            .take_while(|b| b.is_ascii_hexdigit())
-            .count();
-        if bytes.get(digits_start + len) != Some(&b';') || len == 0 {
-            continue;
-        }
-        let Ok(code) = u32::from_str_radix(&text[digits_start..digits_start + len], radix) else {
-            continue;
-        };
-        if (0xD800..=0xDFFF).contains(&code) || code == 0xFFFE || code == 0xFFFF {
-            let what = if code >= 0xFFFE {
-                "a non-character"
-            } else {
-                "a UTF-16 surrogate"
-            };
-            out.push(
-                Diagnostic::new(syntax, start..digits_start + len + 1, format!("character reference to U+{code:04X}, {what}"))
-                    .with_help("refer to the character itself (`&#x1F600;` for U+1F600, not its two surrogates), or remove the reference"),
-            );
-            reported += 1;
-            if reported >= MAX_XML_ERRORS {
-                break;
-            }
         }
     }
 }

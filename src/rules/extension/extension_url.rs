@@ -138,6 +138,10 @@ impl Rule for Check {
             {
                 return;
             }
+            if let Some(d) = generator_output(source, el, text) {
+                cx.report(d);
+                return;
+            }
             let problems = url_errors(text, page);
             // What xsd:anyURI itself rejects is extension-value's (checked only for a URL with
             // errors, so that valid URLs are parsed once).
@@ -160,6 +164,27 @@ impl Rule for Check {
             report(&name, text, problems, spans, &edit, cx);
         });
     }
+}
+
+/// A generator's output where the URL belongs: unexpanded template placeholders, or a JSON
+/// object (an image record printed whole instead of its URL).
+fn generator_output(source: &str, el: &Element<'_>, text: &str) -> Option<Diagnostic> {
+    let json = crate::values::text::is_json_object(text);
+    if !json && crate::values::text::template_placeholders(text, 1).is_empty() {
+        return None;
+    }
+    let value = model::build_value(el.clone(), el.base(), source);
+    let name = format!("`<{}>`", el.qualified_name(source));
+    if json {
+        return Some(
+            Diagnostic::new(&META, value.span(source), format!("{name} holds a JSON object, not a URL"))
+                .with_label("an object printed as text")
+                .with_help("fix the generator so that it writes the object's URL (its `url` or `loc` field), not the whole object"),
+        );
+    }
+    crate::rules::placeholder_finding(&META, text, &name, "URL", |r| {
+        value.source_range_in_trimmed(source, r)
+    })
 }
 
 /// Whether `xsd:anyURI` itself rejects `text` (then `extension-value` reports it).

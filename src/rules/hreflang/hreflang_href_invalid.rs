@@ -130,6 +130,12 @@ impl Rule for Check {
                 }
                 continue;
             };
+            if let Some(d) = crate::rules::placeholder_finding(&META, value, "`href`", "URL", |r| {
+                href.source_range(source, r.start + lead..r.end + lead)
+            }) {
+                cx.report(d);
+                continue;
+            }
             if first.kind == ProblemKind::Empty {
                 cx.report(
                     Diagnostic::new(&META, href.span.start.saturating_sub(1)..href.span.end + 1, "empty `href`")

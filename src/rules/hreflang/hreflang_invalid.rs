@@ -129,6 +129,16 @@ impl Rule for Check {
             let Err(problem) = language::parse(attr.value) else {
                 continue;
             };
+            if let Some(d) = crate::rules::placeholder_finding(
+                &META,
+                attr.value,
+                "`hreflang`",
+                "language code",
+                |r| attr.source_range(source, r),
+            ) {
+                cx.report(d);
+                continue;
+            }
             let span = if attr.value.is_empty() {
                 // Point at `hreflang=""` rather than between the quotes.
                 attr.span.start.saturating_sub(1)..attr.span.end + 1

@@ -77,6 +77,14 @@ impl Rule for Check {
             return;
         };
         let source = sitemap.source;
+        if let Some(d) =
+            crate::rules::placeholder_finding(&META, value.trimmed(), "`<lastmod>`", "date", |r| {
+                value.source_range_in_trimmed(source, r)
+            })
+        {
+            cx.report(d);
+            return;
+        }
         if value.trimmed().is_empty() {
             cx.report(
                 Diagnostic::new(&META, value.span(source), "`<lastmod>` is empty")

@@ -107,13 +107,6 @@ impl Rule for Check {
 /// instead of noise about its characters.
 fn placeholder(sitemap: &Sitemap<'_>, value: &Value<'_>) -> Option<Diagnostic> {
     const EMPTY: [&str; 7] = ["none", "null", "nil", "undefined", "nan", "false", "true"];
-    const TEMPLATES: [(&str, &str); 5] = [
-        ("{{", "}}"),
-        ("{%", "%}"),
-        ("${", "}"),
-        ("<%", "%>"),
-        ("<?", "?>"),
-    ];
     let v = value.trimmed();
     let generator = |message: String, label: &str| {
         Diagnostic::new(&META, value.span(sitemap.source), message)
@@ -132,41 +125,9 @@ fn placeholder(sitemap: &Sitemap<'_>, value: &Value<'_>) -> Option<Diagnostic> {
             "an object converted to text",
         ));
     }
-    // Every placeholder, in order: the first is the primary span, the others are labelled.
-    let mut found = Vec::new();
-    let mut from = 0;
-    while let Some((start, close)) = TEMPLATES
-        .iter()
-        .filter_map(|(open, close)| v[from..].find(open).map(|at| (from + at, *close)))
-        .min_by_key(|(at, _)| *at)
-    {
-        let end = v[start + 2..]
-            .find(close)
-            .map_or(v.len(), |p| start + 2 + p + close.len());
-        found.push(start..end);
-        from = end;
-    }
-    let first = found.first()?.clone();
-    let placeholder = &v[first.clone()];
-    let shown = if placeholder.chars().count() > 60 {
-        format!("{}…", placeholder.chars().take(60).collect::<String>())
-    } else {
-        placeholder.to_owned()
-    };
-    let mut d = Diagnostic::new(
-        &META,
-        value.source_range_in_trimmed(sitemap.source, first),
-        format!("unexpanded template placeholder `{shown}` in `<loc>`"),
-    )
-    .with_label("the template engine did not replace this")
-    .with_help("generate the sitemap through the template engine, or fix the placeholder so that it expands to the URL");
-    for more in &found[1..] {
-        d = d.with_secondary(
-            value.source_range_in_trimmed(sitemap.source, more.clone()),
-            "nor this",
-        );
-    }
-    Some(d)
+    crate::rules::placeholder_finding(&META, v, "`<loc>`", "URL", |r| {
+        value.source_range_in_trimmed(sitemap.source, r)
+    })
 }
 
 /// One diagnostic per problem; repeats of it in the same URL (`"` twice, `{` and `}` in the

@@ -1,7 +1,6 @@
 //! Rule `loc-not-ascii`: `<loc>` contains non-ASCII characters (a valid IRI) that crawlers want percent-encoded.
 
 use crate::declare_rule;
-use crate::diagnostic::Diagnostic;
 use crate::pipeline::model::{Entry, Field, Sitemap};
 use crate::rule::{Context, Rule};
 use crate::rules::loc::url_fix;
@@ -65,21 +64,15 @@ impl Rule for Check {
             .filter(|p| p.kind == ProblemKind::NonAscii)
             .collect();
         let fix = url_fix(sitemap.source, value, &all);
-        let mut problems = all.into_iter();
-        let Some(first) = problems.next() else { return };
-        let mut d = Diagnostic::new(
+        let Some((d, first, several)) = super::problems_of_kind(
             &META,
-            value.source_range_in_trimmed(sitemap.source, first.range.clone()),
-            first.message.clone(),
-        );
-        let mut several = false;
-        for more in problems {
-            several = true;
-            d = d.with_secondary(
-                value.source_range_in_trimmed(sitemap.source, more.range.clone()),
-                "also not ASCII",
-            );
-        }
+            sitemap,
+            value,
+            ProblemKind::NonAscii,
+            "also not ASCII",
+        ) else {
+            return;
+        };
         // The help of the first problem speaks of it alone; with more, it speaks of them all.
         let help = match &first.fix {
             Some(url) if several && !is_host(value.trimmed(), first) => {

@@ -4,10 +4,11 @@ use std::ops::Range;
 
 use crate::declare_rule;
 use crate::diagnostic::{Diagnostic, Edit, Fix};
-use crate::pipeline::model::{Child, ChildKind, Entry, EntryKind, Field, Sitemap};
+use crate::pipeline::model::{Child, ChildKind, Entry, EntryKind, Field, Kind, Sitemap};
 use crate::pipeline::source::own_lines;
-use crate::rule::{Context, Rule};
+use crate::rule::{Collector, Context, Rule};
 use crate::rules::structure::{allowed_children, segments};
+use crate::values::namespace::KNOWN;
 
 declare_rule! {
     /// ## What it does
@@ -17,6 +18,11 @@ declare_rule! {
     /// (one misplaced element gives one error, not one per sibling it jumped over), each with the
     /// element it must come before or after labelled. Duplicates and unknown elements are left to
     /// `duplicate-element` and `unknown-element`.
+    ///
+    /// Directly inside `<urlset>` (`<sitemapindex>`), elements of other namespaces may only come
+    /// before the first entry: the schema's content is `(##other*, url+)`. One after an entry is
+    /// reported here, except those of Google's extensions and XHTML, which `extension-placement`
+    /// and `unknown-element` report wherever they are outside an entry.
     ///
     /// ## Why is this bad?
     /// The protocol's schema defines the children as an ordered sequence. Schema validators, and
@@ -136,6 +142,13 @@ fn kept(ranks: &[usize]) -> Vec<bool> {
 }
 
 impl Rule for Check {
+    fn collector<'a>(&self, sitemap: &Sitemap<'a>) -> Option<Box<dyn Collector<'a> + Send + 'a>> {
+        (sitemap.kind != Kind::Other).then(|| {
+            Box::new(ForeignAfterEntries { first_entry: None })
+                as Box<dyn Collector<'a> + Send + 'a>
+        })
+    }
+
     fn check_entry(&self, sitemap: &Sitemap<'_>, entry: &Entry<'_>, cx: &mut Context<'_>) {
         if in_order(entry) {
             return;
@@ -289,6 +302,54 @@ fn moved(source: &str, child: &Child<'_>, other: &Child<'_>, before: bool) -> Op
             }
         },
     )
+}
+
+/// Elements of other namespaces directly inside the root after an entry: the root's content is
+/// `(##other*, url+)` (`sitemap+` in an index), so they may only come first. Those of Google's
+/// extensions and XHTML are `extension-placement`'s and `unknown-element`'s to report (outside
+/// any entry wherever they are).
+struct ForeignAfterEntries {
+    /// The name span of the first entry, once seen.
+    first_entry: Option<Range<usize>>,
+}
+
+impl<'a> Collector<'a> for ForeignAfterEntries {
+    fn entry(&mut self, _sitemap: &Sitemap<'a>, entry: &Entry<'_>, _cx: &mut Context<'_>) {
+        if self.first_entry.is_none() {
+            self.first_entry = Some(entry.element.name_span.clone());
+        }
+    }
+
+    fn root_child(&mut self, sitemap: &Sitemap<'a>, child: &Child<'_>, cx: &mut Context<'_>) {
+        let Some(first) = &self.first_entry else {
+            return;
+        };
+        if child.kind != ChildKind::Foreign
+            || child
+                .element
+                .namespace()
+                .is_some_and(|ns| KNOWN.iter().any(|k| k.uri == ns))
+        {
+            return;
+        }
+        let source = sitemap.source;
+        let name = crate::diagnostic::shown(child.element.qualified_name(source));
+        let entry = sitemap.kind.entry_name();
+        cx.report(
+            Diagnostic::new(
+                &META,
+                child.element.name_span.clone(),
+                format!("`<{name}>` comes after a `<{entry}>`: elements of other namespaces go before the first one"),
+            )
+            .with_label("after the entries")
+            .with_secondary(first.clone(), format!("the first `<{entry}>`"))
+            .with_help(format!(
+                "move it before the first `<{entry}>`, or into the `<{entry}>` it describes"
+            )),
+        );
+    }
+
+    fn finish(self: Box<Self>, _sitemap: &Sitemap<'a>, _cx: &mut Context<'_>) {}
 }
 
 #[cfg(test)]

@@ -1,4 +1,4 @@
-//! Rule `unexpected-attribute`: an attribute on a sitemap element (other than namespace declarations and `xsi:*`).
+//! Rule `unexpected-attribute`: an attribute on a sitemap element (other than namespace declarations and the `xsi:` schema hints).
 
 use std::ops::Range;
 
@@ -6,15 +6,19 @@ use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
 use crate::pipeline::model::{ChildKind, Element, Entry, Field, Kind, Sitemap};
 use crate::rule::{Context, Rule};
-use crate::values::namespace::{XML_NS, XSI_NS};
+use crate::values::namespace::{SITEMAP_NS, XML_NS, XSI_NS};
 
 declare_rule! {
     /// ## What it does
     /// Reports attributes on `<urlset>`, `<sitemapindex>`, `<url>`, `<sitemap>`, `<loc>`,
     /// `<lastmod>`, `<changefreq>` and `<priority>`, `xml:lang` included. Namespace declarations
-    /// (`xmlns`, `xmlns:image`) and XML Schema instance attributes (`xsi:schemaLocation`) are allowed
-    /// everywhere; a `schemaLocation` without the `xsi:` prefix, or with `xsi` bound to another
-    /// namespace, is reported. Extension elements are not checked by this rule.
+    /// (`xmlns`, `xmlns:image`) and the schema hints `xsi:schemaLocation` and
+    /// `xsi:noNamespaceSchemaLocation` are allowed everywhere; a `schemaLocation` without the `xsi:`
+    /// prefix, or with `xsi` bound to another namespace, is reported. Of the other XML Schema
+    /// instance attributes, as a schema validator judges them: `xsi:nil` (with any value: no
+    /// sitemap element is nillable), an `xsi:type` that names another type than the element's own
+    /// (`tLoc` for `<loc>`: no type of the schemas derives from another, and the roots' types have
+    /// no name), and any other `xsi:` name. Extension elements are not checked by this rule.
     ///
     /// ## Why is this bad?
     /// The protocol defines no attributes, so validators reject them, and crawlers ignore them:
@@ -39,7 +43,7 @@ declare_rule! {
     ///
     /// ## References
     /// - `sitemap.xsd`, `siteindex.xsd`: no attribute declarations
-    /// - XML Schema Part 1 §3.2.7 (`xsi:` attributes are always allowed)
+    /// - XML Schema Part 1 §3.2.7 (the `xsi:` attributes; `xsi:nil` needs a nillable element, §3.3.4; `xsi:type` a type derived from the declared one, §3.3.4 and §3.4.6)
     pub static META = {
         name: "unexpected-attribute",
         category: Structure,
@@ -59,6 +63,9 @@ fn check_element(sitemap: &Sitemap<'_>, element: &Element<'_>, entry: bool, cx: 
     let base = element.base();
     for attr in element.node.attributes() {
         if attr.namespace() == Some(XSI_NS) {
+            if let Some(d) = xsi_problem(sitemap, element, &attr) {
+                cx.report(d);
+            }
             continue;
         }
         let q = attr.range_qname();
@@ -108,6 +115,83 @@ fn check_element(sitemap: &Sitemap<'_>, element: &Element<'_>, entry: bool, cx: 
                 .with_help("remove the attribute")
         };
         cx.report(d);
+    }
+}
+
+/// The type the schema declares for `element` (`tLoc` for `<loc>` in a urlset), in the sitemap
+/// namespace; `None` for the roots, whose types have no name, and for elements the file's kind
+/// does not declare.
+fn declared_type(kind: Kind, element: &Element<'_>) -> Option<&'static str> {
+    if element.namespace() != Some(SITEMAP_NS) {
+        return None;
+    }
+    Some(match (kind, element.local_name()) {
+        (Kind::UrlSet, "url") => "tUrl",
+        (Kind::UrlSet, "loc") => "tLoc",
+        (Kind::UrlSet, "lastmod") => "tLastmod",
+        (Kind::UrlSet, "changefreq") => "tChangeFreq",
+        (Kind::UrlSet, "priority") => "tPriority",
+        (Kind::Index, "sitemap") => "tSitemap",
+        (Kind::Index, "loc") => "tLocSitemap",
+        (Kind::Index, "lastmod") => "tLastmodSitemap",
+        _ => return None,
+    })
+}
+
+/// What is wrong with an attribute of the XML Schema instance namespace on a sitemap element:
+/// `xsi:nil` (no sitemap element is nillable), an `xsi:type` naming another type than the
+/// element's own (nothing in the schemas derives from another type), or a name the namespace
+/// does not define. `xsi:schemaLocation` and `xsi:noNamespaceSchemaLocation` are the schema
+/// rules'.
+fn xsi_problem(
+    sitemap: &Sitemap<'_>,
+    element: &Element<'_>,
+    attr: &roxmltree::Attribute<'_, '_>,
+) -> Option<Diagnostic> {
+    let source = sitemap.source;
+    let base = element.base();
+    let q = attr.range_qname();
+    let span = q.start + base..q.end + base;
+    let written = crate::diagnostic::shown(source.get(span.clone()).unwrap_or(attr.name()));
+    let el = crate::diagnostic::shown(element.qualified_name(source));
+    match attr.name() {
+        "schemaLocation" | "noNamespaceSchemaLocation" => None,
+        "nil" => Some(
+            Diagnostic::new(&META, span, format!("`{written}` on `<{el}>`, which is not nillable"))
+                .with_label("no sitemap element is nillable")
+                .with_help("remove it: leave out an optional element that has no value; `<loc>` always needs one"),
+        ),
+        "type" => {
+            let value = attr.value();
+            let (prefix, local) = match value.split_once(':') {
+                Some((p, l)) => (Some(p), l),
+                None => (None, value),
+            };
+            let namespace = element.node.lookup_namespace_uri(prefix);
+            let declared = declared_type(sitemap.kind, element);
+            if declared.is_some_and(|t| namespace == Some(SITEMAP_NS) && local == t) {
+                return None;
+            }
+            let shown_value = crate::diagnostic::shown(value);
+            let d = Diagnostic::new(
+                &META,
+                span,
+                format!("`{written}=\"{shown_value}\"` on `<{el}>` names a type it cannot take"),
+            );
+            Some(match declared {
+                Some(t) => d
+                    .with_label(format!("`<{el}>` is of the type `{t}`, from which no type derives"))
+                    .with_help("remove it: sitemap elements take the types the schema gives them"),
+                None => d
+                    .with_label(format!("the type of `<{el}>` has no name, so no type replaces it"))
+                    .with_help("remove it: sitemap elements take the types the schema gives them"),
+            })
+        }
+        other => Some(
+            Diagnostic::new(&META, span, format!("unknown XML Schema instance attribute `{written}` on `<{el}>`"))
+                .with_label(format!("the namespace defines no `{}`", crate::diagnostic::shown(other)))
+                .with_help("remove it: the `xsi` namespace defines only `type`, `nil`, `schemaLocation` and `noNamespaceSchemaLocation`"),
+        ),
     }
 }
 

@@ -94,6 +94,14 @@ impl Rule for Check {
             return;
         }
         let trimmed = value.trimmed();
+        if let Some(d) =
+            crate::rules::placeholder_finding(&META, trimmed, "`<changefreq>`", "value", |r| {
+                value.source_range_in_trimmed(sitemap.source, r)
+            })
+        {
+            cx.report(d);
+            return;
+        }
         let span = value.span(sitemap.source);
         let listed = VALUES.map(|v| format!("`{v}`")).join(", ");
         let d =

@@ -73,6 +73,14 @@ impl Rule for Check {
         if plainly_in_range(v.as_bytes()) {
             return;
         }
+        if let Some(d) =
+            crate::rules::placeholder_finding(&META, v, "`<priority>`", "number", |r| {
+                value.source_range_in_trimmed(sitemap.source, r)
+            })
+        {
+            cx.report(d);
+            return;
+        }
         let span = value.span(sitemap.source);
         // The replacement of the whole value, safe when it is the same number.
         let fix = |with: &str, safe: bool| replace(sitemap, value, with, safe);
@@ -103,7 +111,7 @@ impl Rule for Check {
             )
             .with_help(format!("write `{fixed}`"))
             .with_fix_opt(fix(&fixed, true))
-        } else if v.contains(['e', 'E']) {
+        } else if v.contains(['e', 'E']) && v.parse::<f64>().is_ok() {
             let plain = without_exponent(v).filter(|x| in_range(x));
             let help = match &plain {
                 Some(x) => format!("write the plain decimal `{x}`"),

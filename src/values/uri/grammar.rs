@@ -41,7 +41,11 @@ impl Part {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Ipv4Issue {
+    /// Not 4 parts, and not every part a number: browsers reject it.
     Parts(usize),
+    /// 1 to 3 parts, every one a number (decimal, or hex with `0x`): a reg-name to RFC 3986,
+    /// a shortened IPv4 address to browsers (`1.2.3` is `1.2.0.3`).
+    Shortened(usize),
     NotDecimal,
     Over255,
     LeadingZero,
@@ -470,9 +474,10 @@ impl<'a> Checker<'a> {
         let before = self.findings.len();
         self.scan(start, end, Part::Host);
         let clean_chars = self.findings.len() == before;
+        // Percent-escapes count: the length of a label is that of its decoded form.
         let bad_chars = self.findings[before..]
             .iter()
-            .any(|f| f.kind == ProblemKind::InvalidHost);
+            .any(|f| matches!(f.kind, ProblemKind::InvalidHost | ProblemKind::UnusualHost));
         let host = &v[start..end];
         let ascii = host.is_ascii();
         if !ascii && host.chars().any(|c| !c.is_ascii() && is_iri_char(c, false)) {
@@ -606,16 +611,30 @@ impl<'a> Checker<'a> {
         }
     }
 
-    /// Checks a host whose last label is numeric: it must be a dotted-decimal IPv4 address.
+    /// Checks a host whose last label is numeric: four parts must be a dotted-decimal IPv4
+    /// address; another number of parts is a reg-name to RFC 3986, which browsers read as an
+    /// IPv4 address all the same (`1.2.3` as `1.2.0.3`).
     pub(super) fn ipv4(&mut self, start: usize, end: usize) {
         let host = &self.v[start..end];
         let parts = host.split('.').count();
         if parts != 4 {
-            self.push(
-                ProblemKind::InvalidHost,
-                start..end,
-                Issue::Ipv4(Ipv4Issue::Parts(parts)),
-            );
+            let number = |p: &str| match p.strip_prefix("0x").or_else(|| p.strip_prefix("0X")) {
+                Some(hex) => hex.bytes().all(|x| x.is_ascii_hexdigit()),
+                None => !p.is_empty() && p.bytes().all(|x| x.is_ascii_digit()),
+            };
+            if parts < 4 && host.split('.').all(number) {
+                self.push(
+                    ProblemKind::UnusualHost,
+                    start..end,
+                    Issue::Ipv4(Ipv4Issue::Shortened(parts)),
+                );
+            } else {
+                self.push(
+                    ProblemKind::InvalidHost,
+                    start..end,
+                    Issue::Ipv4(Ipv4Issue::Parts(parts)),
+                );
+            }
             return;
         }
         let mut at = start;
@@ -683,7 +702,7 @@ impl<'a> Checker<'a> {
             if x == b'%' {
                 if i + 2 < end && b[i + 1].is_ascii_hexdigit() && b[i + 2].is_ascii_hexdigit() {
                     if part == Part::Host {
-                        self.push_char(ProblemKind::InvalidHost, i..i + 3, part);
+                        self.push_char(ProblemKind::UnusualHost, i..i + 3, part);
                     }
                     i += 3;
                 } else {

@@ -315,6 +315,10 @@ pub(super) fn render(value: &str, checker: &Checker<'_>, f: &Finding) -> Problem
                     format!("invalid IPv4 address {}: it has {n} parts instead of 4", code(text)),
                     Some("write four decimal numbers from 0 to 255, e.g. `192.0.2.1`, or a host name".to_owned()),
                 ),
+                Ipv4Issue::Shortened(n) => (
+                    format!("host {} is {n} {}: browsers read it as a shortened IPv4 address", code(text), if n == 1 { "number" } else { "numbers" }),
+                    Some("to RFC 3986 it is a name, to browsers and crawlers an IPv4 address: write the address's four decimal numbers, e.g. `192.0.2.1`, or a host name".to_owned()),
+                ),
                 Ipv4Issue::NotDecimal => (
                     format!("invalid IPv4 address {}: {} is not a decimal number", code(host_text), code(text)),
                     Some("write four decimal numbers from 0 to 255, e.g. `192.0.2.1`".to_owned()),
@@ -549,29 +553,22 @@ pub(super) fn render_char(
                 fixed(),
             )),
         ),
-        ProblemKind::InvalidHost => {
-            if first == '%' {
-                (
-                    format!("percent-encoded {} in the host name", code(text)),
-                    Some(
-                        "write the host name without percent-encoding (punycode for non-ASCII)"
-                            .to_owned(),
-                    ),
-                )
-            } else {
-                (
-                    format!(
-                        "{} {} {} not allowed in a host name",
-                        if several { "characters" } else { "character" },
-                        code(text),
-                        if several { "are" } else { "is" }
-                    ),
-                    Some(
-                        "a host name may contain only letters, digits, `-`, `_` and `.`".to_owned(),
-                    ),
-                )
-            }
-        }
+        ProblemKind::UnusualHost => (
+            format!("percent-encoded {} in the host name", code(text)),
+            Some(
+                "crawlers decode it before looking the host up (RFC 3986 allows it): write the host name without percent-encoding (punycode for non-ASCII)"
+                    .to_owned(),
+            ),
+        ),
+        ProblemKind::InvalidHost => (
+            format!(
+                "{} {} {} not allowed in a host name",
+                if several { "characters" } else { "character" },
+                code(text),
+                if several { "are" } else { "is" }
+            ),
+            Some("a host name may contain only letters, digits, `-`, `_` and `.`".to_owned()),
+        ),
         kind => (format!("{} {}", kind.as_str(), code(text)), None),
     }
 }

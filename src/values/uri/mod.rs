@@ -61,11 +61,15 @@ pub enum ProblemKind {
     Fragment,
     /// `user:pass@` or `user@` before the host.
     Credentials,
+    /// A host that RFC 3986 allows as a reg-name but that browsers and crawlers read otherwise:
+    /// percent-encoded (`www.ex%41mple.com`), or ending in a number without being a dotted-decimal
+    /// IPv4 address (`1.2.3`, which they read as the IPv4 address `1.2.0.3`).
+    UnusualHost,
 }
 
 impl ProblemKind {
     /// Every kind, in declaration order.
-    pub const ALL: [ProblemKind; 16] = [
+    pub const ALL: [ProblemKind; 17] = [
         ProblemKind::Empty,
         ProblemKind::Relative,
         ProblemKind::MissingScheme,
@@ -82,14 +86,19 @@ impl ProblemKind {
         ProblemKind::NonAscii,
         ProblemKind::Fragment,
         ProblemKind::Credentials,
+        ProblemKind::UnusualHost,
     ];
 
-    /// Whether the value is not a valid absolute `http(s)` URI. `NonAscii`, `Fragment` and
-    /// `Credentials` are warnings: the URI is valid, but crawlers want something else.
+    /// Whether the value is not a valid absolute `http(s)` URI. `NonAscii`, `Fragment`,
+    /// `Credentials` and `UnusualHost` are warnings: the URI is valid, but crawlers want something
+    /// else.
     pub fn is_error(self) -> bool {
         !matches!(
             self,
-            ProblemKind::NonAscii | ProblemKind::Fragment | ProblemKind::Credentials
+            ProblemKind::NonAscii
+                | ProblemKind::Fragment
+                | ProblemKind::Credentials
+                | ProblemKind::UnusualHost
         )
     }
 
@@ -112,6 +121,7 @@ impl ProblemKind {
             ProblemKind::NonAscii => "non-ascii",
             ProblemKind::Fragment => "fragment",
             ProblemKind::Credentials => "credentials",
+            ProblemKind::UnusualHost => "unusual-host",
         }
     }
 }
@@ -550,7 +560,7 @@ mod tests {
         for k in ProblemKind::ALL {
             assert_eq!(
                 k.is_error(),
-                !matches!(k, NonAscii | Fragment | Credentials),
+                !matches!(k, NonAscii | Fragment | Credentials | UnusualHost),
                 "{k:?}"
             );
             assert!(!k.as_str().is_empty());
@@ -916,7 +926,8 @@ mod tests {
         }
         assert_eq!(kinds("https://example.com/%%41"), vec![BadPercentEscape]);
         assert_eq!(kinds("https://example.com/%C3"), vec![]);
-        assert_eq!(kinds("https://ex%61mple.com/"), vec![InvalidHost]);
+        // Valid to RFC 3986 (a pct-encoded reg-name); crawlers decode it: a warning.
+        assert_eq!(kinds("https://ex%61mple.com/"), vec![UnusualHost]);
         assert_eq!(kinds("https://ex%6.com/"), vec![BadPercentEscape]);
     }
 
@@ -1079,14 +1090,19 @@ mod tests {
         assert_eq!(kinds("http://1.2.3.999/"), vec![InvalidHost]);
         let v = "http://1.2.3.999/";
         assert_eq!(text(v, &one(v)), "999");
+        // A reg-name to RFC 3986, a shortened IPv4 address to browsers: a warning.
         let v = "http://1.2.3/";
-        assert!(one(v).message.contains("3 parts"));
+        assert_eq!(kinds(v), vec![UnusualHost]);
+        assert!(one(v).message.contains("shortened IPv4"));
+        assert_eq!(kinds("http://0x7f.1/"), vec![UnusualHost]);
+        // Not numbers all through, or too many parts: browsers reject it.
+        assert!(one("http://1.2.3.4.5/").message.contains("5 parts"));
         let v = "http://010.0.0.1/";
         let p = one(v);
         assert_eq!(text(v, &p), "010");
         assert!(p.help.unwrap().ends_with("`http://10.0.0.1/`"));
         assert_eq!(kinds("http://0x7f.0.0.1/"), vec![InvalidHost]);
-        assert_eq!(kinds("http://12345/"), vec![InvalidHost]);
+        assert_eq!(kinds("http://12345/"), vec![UnusualHost]);
         assert_eq!(kinds("http://example.123/"), vec![InvalidHost]);
 
         for v in [
