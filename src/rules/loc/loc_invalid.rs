@@ -208,7 +208,7 @@ fn report(
         let fix = if first.kind == ProblemKind::Relative {
             base.and_then(|base| absolute(source, value, base))
         } else {
-            url_fix(source, value, &fixed)
+            url_fix(source, value, &fixed, cx.settings.max_url_length)
         };
         cx.report(d.with_help_opt(help).with_fix_opt(fix));
     }

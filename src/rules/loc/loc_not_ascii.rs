@@ -63,7 +63,7 @@ impl Rule for Check {
             .iter()
             .filter(|p| p.kind == ProblemKind::NonAscii)
             .collect();
-        let fix = url_fix(sitemap.source, value, &all);
+        let fix = url_fix(sitemap.source, value, &all, cx.settings.max_url_length);
         let Some((d, first, several)) = super::problems_of_kind(
             &META,
             sitemap,

@@ -45,12 +45,28 @@ pub(crate) fn problems_of_kind<'v>(
 
 /// The fix of `problems` of the URL in `value` (the repairs of them all, mapped to the source):
 /// safe when every repair is certain. `None` when one of them has no repair, or is not written
-/// in the source as it reads (a character reference, CDATA around it).
-pub fn url_fix(source: &str, value: &Value<'_>, problems: &[&Problem]) -> Option<Fix> {
+/// in the source as it reads (a character reference, CDATA around it), or when the fixed URL
+/// would be longer than `max_chars` (percent-encoding triples a character): `loc-length` would
+/// then report it.
+pub fn url_fix(
+    source: &str,
+    value: &Value<'_>,
+    problems: &[&Problem],
+    max_chars: usize,
+) -> Option<Fix> {
     let repairs: Vec<&Repair> = problems
         .iter()
         .map(|p| p.repair.as_ref())
         .collect::<Option<_>>()?;
+    let v = value.trimmed();
+    let removed: usize = repairs
+        .iter()
+        .map(|r| v.get(r.range.clone()).map_or(0, |t| t.chars().count()))
+        .sum();
+    let added: usize = repairs.iter().map(|r| r.with.chars().count()).sum();
+    if (v.chars().count() + added).saturating_sub(removed) > max_chars {
+        return None;
+    }
     let edits = repairs
         .iter()
         .map(|r| value.edit_in_trimmed(source, r.range.clone(), r.with.clone()))
