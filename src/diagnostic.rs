@@ -277,6 +277,14 @@ impl Diagnostic {
         self
     }
 
+    /// Offers `fix`, if there is one.
+    pub fn with_fix_opt(mut self, fix: Option<Fix>) -> Self {
+        if fix.is_some() {
+            self.fix = fix;
+        }
+        self
+    }
+
     /// Text shown under the primary underline.
     pub fn with_label(mut self, message: impl Into<String>) -> Self {
         self.primary.message = message.into();

@@ -26,6 +26,8 @@ pub mod suppress;
 pub mod values;
 
 #[cfg(test)]
+mod test_fixes;
+#[cfg(test)]
 mod test_strings;
 
 use std::collections::HashMap;

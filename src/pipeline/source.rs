@@ -60,6 +60,43 @@ pub fn on_one_line(source: &str, range: Range<usize>) -> Range<usize> {
     }
 }
 
+/// The lines `range` stands on, when nothing else does: from the start of its first line
+/// (indentation included) to the end of its last one (line break included), with the
+/// indentation and the line break (`\n` or `\r\n`). `None` when other text shares a line
+/// with it, or the last line has no line break.
+pub fn own_lines(source: &str, range: Range<usize>) -> Option<OwnLines<'_>> {
+    let b = source.as_bytes();
+    let mut start = range.start;
+    while start > 0 && matches!(b[start - 1], b' ' | b'\t') {
+        start -= 1;
+    }
+    if start > 0 && b[start - 1] != b'\n' {
+        return None;
+    }
+    let mut end = range.end;
+    while b.get(end).is_some_and(|c| matches!(c, b' ' | b'\t')) {
+        end += 1;
+    }
+    let newline = match b.get(end..end + 2) {
+        Some(b"\r\n") => "\r\n",
+        _ if b.get(end) == Some(&b'\n') => "\n",
+        _ => return None,
+    };
+    Some(OwnLines {
+        lines: start..end + newline.len(),
+        indent: source.get(start..range.start)?,
+        newline,
+    })
+}
+
+/// What [`own_lines`] finds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OwnLines<'s> {
+    pub lines: Range<usize>,
+    pub indent: &'s str,
+    pub newline: &'static str,
+}
+
 /// Whether `b` starts a UTF-8 character (is not a continuation byte).
 fn starts_char(b: u8) -> bool {
     (b & 0xC0) != 0x80

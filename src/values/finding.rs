@@ -77,6 +77,16 @@ impl Fix {
         Fix::new(Applicability::Unsafe, message, edits)
     }
 
+    /// A safe fix when `certain`, else an unsafe one.
+    pub fn safe_if(certain: bool, message: impl Into<String>, edits: Vec<Edit>) -> Fix {
+        let applicability = if certain {
+            Applicability::Safe
+        } else {
+            Applicability::Unsafe
+        };
+        Fix::new(applicability, message, edits)
+    }
+
     /// A fix of `edits`, sorted by position. Overlapping edits are a bug of the caller: such a
     /// fix keeps only the edits that do not overlap an earlier one.
     pub fn new(

@@ -8,6 +8,7 @@ use std::cell::OnceCell;
 use std::ops::Range;
 
 use crate::pipeline::url_key::UrlKey;
+use crate::values::finding::Edit;
 use crate::{values::datetime, values::uri};
 
 use roxmltree::{Document, Node, NodeType};
@@ -276,6 +277,91 @@ impl<'a> Value<'a> {
     pub fn source_range_in_trimmed(&self, source: &str, range: Range<usize>) -> Range<usize> {
         let off = self.trimmed.start;
         self.source_range(source, range.start + off..range.end + off)
+    }
+
+    /// The source range `range` of `text` comes from, when the source writes those bytes as
+    /// they are: no entity or character reference, no CDATA boundary, comment or normalised
+    /// line end inside. A fix may only edit such a range: elsewhere it cannot see what it
+    /// rewrites. An empty range (an insertion) maps through the character before it (or the
+    /// one after, at the start), which must be written as it is.
+    pub fn exact_source_range(&self, source: &str, range: Range<usize>) -> Option<Range<usize>> {
+        let text = self.text.get(range.clone())?;
+        if self.verbatim {
+            return Some(self.source_range(source, range));
+        }
+        if range.is_empty() {
+            let at = range.start;
+            let before = self.text[..at].chars().next_back().map(char::len_utf8);
+            let after = self.text[at..].chars().next().map(char::len_utf8);
+            return match (before, after) {
+                (Some(n), _) => {
+                    Some(self.exact_source_range(source, at - n..at)?.end).map(|e| e..e)
+                }
+                (None, Some(n)) => {
+                    Some(self.exact_source_range(source, at..at + n)?.start).map(|s| s..s)
+                }
+                (None, None) => None,
+            };
+        }
+        let mapped = self.source_range(source, range);
+        (source.get(mapped.clone()) == Some(text)).then_some(mapped)
+    }
+
+    /// An edit replacing `range` of the trimmed value with `with`, when the source writes that
+    /// range as it is (see [`Value::exact_source_range`]); `None` otherwise.
+    pub fn edit_in_trimmed(
+        &self,
+        source: &str,
+        range: Range<usize>,
+        with: impl Into<String>,
+    ) -> Option<Edit> {
+        let off = self.trimmed.start;
+        let range = self.exact_source_range(source, range.start + off..range.end + off)?;
+        Some(Edit::replace(range, with))
+    }
+
+    /// An edit replacing the whole trimmed value with `with` (see [`Value::edit_in_trimmed`]).
+    pub fn replace_trimmed(&self, source: &str, with: impl Into<String>) -> Option<Edit> {
+        self.edit_in_trimmed(source, 0..self.trimmed.len(), with)
+    }
+
+    /// The edits deleting the whitespace around the value (none when there is none): `None`
+    /// when the value is empty, or when what surrounds it in the source is not only whitespace
+    /// (a comment, a character reference).
+    pub fn trim_edits(&self, source: &str) -> Option<Vec<Edit>> {
+        if self.trimmed.is_empty() {
+            return None;
+        }
+        let value = self.source_range(source, self.trimmed.clone());
+        let around = [self.content.start..value.start, value.end..self.content.end];
+        let mut edits = Vec::new();
+        for r in around {
+            let text = source.get(r.clone())?;
+            // Whitespace, and the markers of a CDATA section holding the value, which stay.
+            let mut i = 0;
+            let mut run = None;
+            while i < text.len() {
+                let rest = &text[i..];
+                let marker = ["<![CDATA[", "]]>"].iter().find(|m| rest.starts_with(**m));
+                let step = match marker {
+                    Some(m) => m.len(),
+                    None if rest.starts_with(is_xml_space) => 1,
+                    None => return None,
+                };
+                match (marker, run.take()) {
+                    (Some(_), Some(start)) => {
+                        edits.push(Edit::delete(r.start + start..r.start + i))
+                    }
+                    (Some(_), None) => {}
+                    (None, started) => run = Some(started.unwrap_or(i)),
+                }
+                i += step;
+            }
+            if let Some(start) = run {
+                edits.push(Edit::delete(r.start + start..r.end));
+            }
+        }
+        Some(edits)
     }
 }
 
@@ -924,28 +1010,30 @@ pub fn build_value<'a>(element: Element<'a>, base: usize, source: &'a str) -> Va
                 || (node.children().count() == 1 && first.parent() == Some(node));
             let r = first.range();
             let content_start = r.start + base;
-            // roxmltree joins text and CDATA sections (`a<![CDATA[b]]>c`) into one text node
-            // whose range is its first segment's: the content ends where the end tag starts.
-            let end_tag = source
-                .get(element.span.clone())
-                .and_then(|s| s.rfind("</"))
-                .map(|p| element.span.start + p);
+            // roxmltree merges text and CDATA sections into one node whose range covers only
+            // the first of them: the content ends where the end tag starts.
+            let end_tag = || {
+                source
+                    .get(element.span.clone())
+                    .and_then(|s| s.rfind("</"))
+                    .map(|p| element.span.start + p)
+                    .filter(|&p| p >= r.end + base)
+            };
             let last_end = if cut_at_element {
                 parts.last().map_or(r.end, |l| l.range().end) + base
             } else {
-                let last = node.children().next_back().map_or(r.end, |l| l.range().end) + base;
-                end_tag.map_or(last, |e| e.max(last))
+                end_tag()
+                    .unwrap_or(node.children().next_back().map_or(r.end, |l| l.range().end) + base)
             };
             if single {
                 let t = first.text().unwrap_or("");
-                let raw = source.get(content_start..r.end + base).unwrap_or("");
+                let raw = source.get(content_start..last_end).unwrap_or("");
                 let verbatim = std::ptr::eq(raw, t) || raw == t;
                 let text = match first.text_storage() {
                     Some(roxmltree::StringStorage::Borrowed(b)) => Cow::Borrowed(*b),
                     _ => Cow::Owned(t.to_string()),
                 };
-                let end = if verbatim { r.end + base } else { last_end };
-                (text, content_start..end, verbatim)
+                (text, content_start..last_end, verbatim)
             } else {
                 let mut s = String::new();
                 for t in &parts {

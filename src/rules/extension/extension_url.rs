@@ -3,14 +3,14 @@
 use std::ops::Range;
 
 use crate::declare_rule;
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Edit, Fix};
 use crate::pipeline::model::{self, Element, Entry, Sitemap};
 use crate::pipeline::source::on_one_line;
 use crate::rule::{Context, Rule};
 use crate::rules::extension::walk;
 use crate::rules::extension::{element_text, has_extension, trim};
 use crate::values::extension::{self as ext, ElementDecl, SimpleType, Target};
-use crate::values::uri::{self, ProblemKind};
+use crate::values::uri::{self, ProblemKind, Repair};
 
 declare_rule! {
     /// ## What it does
@@ -57,6 +57,13 @@ declare_rule! {
     /// </urlset>
     /// ```
     ///
+    /// ## Fix
+    /// As for `<loc>` (see `loc-invalid`): spaces and characters not allowed in a path, query or
+    /// fragment percent-encoded is a safe fix; a misspelled scheme, a backslash, a stray `%`
+    /// and the other readings are unsafe ones. No fix for a relative URL (which site it belongs
+    /// to is not certain), a problem without a derivable correction, nor where the value is not
+    /// written as it reads (a character reference, CDATA around the problem).
+    ///
     /// ## References
     /// - Google Search Central, "Image sitemaps": `<image:loc>`, "The URL of the image"
     /// - Google Search Central, "Video sitemaps": `thumbnail_loc`, `content_loc`, `player_loc`,
@@ -66,6 +73,7 @@ declare_rule! {
         name: "extension-url",
         category: Url,
         severity: Error,
+        fix: Mixed,
         summary: "an image or video URL that is not an absolute `http` or `https` URL",
     }
 }
@@ -152,7 +160,9 @@ impl Rule for Check {
                     )
                 })
                 .collect();
-            report(&name, problems, spans, cx);
+            let edit =
+                |fix: &Repair| value.edit_in_trimmed(source, fix.range.clone(), fix.with.clone());
+            report(&name, text, problems, spans, &edit, cx);
         });
     }
 }
@@ -269,30 +279,92 @@ fn uploader_info(source: &str, el: &Element<'_>, page: Option<&str>, cx: &mut Co
         .iter()
         .map(|p| on_one_line(source, span_of(p.range.clone())))
         .collect();
-    report(&name, problems, spans, cx);
+    let edit = |fix: &Repair| {
+        verbatim.then(|| Edit::replace(span_of(fix.range.clone()), fix.with.clone()))
+    };
+    report(&name, text, problems, spans, &edit, cx);
 }
 
-/// One diagnostic per problem of a URL; a problem repeated with the same message (three
-/// spaces) is labelled beside the first, since one corrected URL fixes them all.
-fn report(name: &str, problems: Vec<uri::Problem>, spans: Vec<Range<usize>>, cx: &mut Context<'_>) {
-    let mut out: Vec<(String, Diagnostic)> = Vec::new();
+/// One diagnostic per problem of the URL `text`; a problem repeated with the same message
+/// (three spaces) is labelled beside the first, since one corrected URL fixes them all. Its fix
+/// makes the repairs of them all, placed in the source by `edit` (`None` where the value is not
+/// written as it reads): safe when every repair is certain.
+fn report(
+    name: &str,
+    text: &str,
+    problems: Vec<uri::Problem>,
+    spans: Vec<Range<usize>>,
+    edit: &dyn Fn(&Repair) -> Option<Edit>,
+    cx: &mut Context<'_>,
+) {
+    // The message, the diagnostic, and the repairs of its problems (`None` once one has none).
+    type Group = (String, Diagnostic, Option<Vec<Repair>>);
+    let mut out: Vec<Group> = Vec::new();
     for (p, span) in problems.into_iter().zip(spans) {
-        if let Some((_, d)) = out.iter_mut().find(|(m, _)| *m == p.message) {
+        if let Some((_, d, repairs)) = out.iter_mut().find(|(m, ..)| *m == p.message) {
             *d = std::mem::replace(d, Diagnostic::new(&META, 0..0, String::new()))
                 .with_secondary(span, "here too");
+            *repairs = repairs.take().zip(p.repair).map(|(mut all, r)| {
+                all.push(r);
+                all
+            });
             continue;
         }
         let kind = p.kind;
         let key = p.message.clone();
+        let repairs = p.repair.clone().map(|r| vec![r]);
         let (message, help) = worded(name, p);
         out.push((
             key,
             Diagnostic::new(&META, span, message)
                 .with_label(label(kind))
                 .with_help_opt(help),
+            repairs,
         ));
     }
-    for (_, d) in out {
-        cx.report(d);
+    for (_, d, repairs) in out {
+        let fix = repairs.and_then(|repairs| {
+            let edits = repairs.iter().map(edit).collect::<Option<Vec<_>>>()?;
+            let all: Vec<&Repair> = repairs.iter().collect();
+            let certain = all.iter().all(|r| r.certain);
+            Some(Fix::safe_if(certain, Repair::describe(text, &all), edits))
+        });
+        cx.report(d.with_fix_opt(fix));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    fn fixed(image_loc: &str) -> Option<(String, &'static str, String)> {
+        let entry = format!(
+            r#"<loc>https://www.example.com/</loc><image:image xmlns:image="http://www.google.com/schemas/sitemap-image/1.1"><image:loc>{image_loc}</image:loc></image:image>"#
+        );
+        crate::test_fixes::fix_entry(&entry, "extension-url").map(|(text, how, message)| {
+            let inner = text.split_once("<image:loc>").unwrap().1;
+            (
+                inner.split_once("</image:loc>").unwrap().0.to_string(),
+                how,
+                message,
+            )
+        })
+    }
+
+    #[test]
+    fn extension_urls_are_fixed_like_loc() {
+        assert_eq!(
+            crate::test_fixes::expect_fix(
+                fixed("https://www.example.com/my photo.jpg"),
+                "https://www.example.com/my%20photo.jpg",
+                "safe"
+            ),
+            "replace ` ` with `%20`"
+        );
+        crate::test_fixes::expect_fix(
+            fixed("htp://www.example.com/a.jpg"),
+            "http://www.example.com/a.jpg",
+            "unsafe",
+        );
+        assert_eq!(fixed("/a.jpg"), None);
+        assert_eq!(fixed("https://www.example.com/my&#32;photo.jpg"), None);
     }
 }

@@ -1,12 +1,12 @@
 //! Rule `hreflang-href-invalid`: an `<xhtml:link>` whose `href` is missing or not an absolute http(s) URL.
 
 use crate::declare_rule;
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Edit, Fix};
 use crate::pipeline::model::links;
 use crate::pipeline::model::{Entry, Sitemap};
 use crate::pipeline::source::on_one_line;
 use crate::rule::{Context, Rule};
-use crate::values::uri::{self, ProblemKind};
+use crate::values::uri::{self, ProblemKind, Repair};
 
 declare_rule! {
     /// ## What it does
@@ -46,6 +46,13 @@ declare_rule! {
     /// </urlset>
     /// ```
     ///
+    /// ## Fix
+    /// As for `<loc>` (see `loc-invalid`), one problem at a time: spaces and characters not
+    /// allowed in a path, query or fragment percent-encoded is a safe fix; a misspelled scheme,
+    /// a backslash, a stray `%` and the other readings are unsafe ones. No fix for a missing or
+    /// empty `href`, a relative URL or an app link, a problem without a derivable correction, nor
+    /// where the attribute is not written as it reads (a character reference such as `&#32;`).
+    ///
     /// ## References
     /// - Google Search Central, "Tell Google about localized versions of your page": "Alternate URLs must be fully qualified, including the transport method (http/https)"
     /// - RFC 3986 (URI generic syntax)
@@ -53,6 +60,7 @@ declare_rule! {
         name: "hreflang-href-invalid",
         category: Url,
         severity: Error,
+        fix: Mixed,
         summary: "an `<xhtml:link>` `href` is missing or not an absolute http(s) URL",
     }
 }
@@ -161,6 +169,20 @@ impl Rule for Check {
                 continue;
             };
             let span = href.source_range(source, first.range.start + lead..first.range.end + lead);
+            // Only where the attribute is written as it reads (`source_range` falls back to the
+            // whole value otherwise).
+            let fix = first.repair.as_ref().and_then(|repair| {
+                if source.get(href.span.clone()) != Some(href.value) {
+                    return None;
+                }
+                let at = href.span.start + lead;
+                let edit = Edit::replace(
+                    at + repair.range.start..at + repair.range.end,
+                    repair.with.clone(),
+                );
+                let message = Repair::describe(value, &[repair]);
+                Some(Fix::safe_if(repair.certain, message, vec![edit]))
+            });
             cx.report(
                 Diagnostic::new(
                     &META,
@@ -178,8 +200,41 @@ impl Rule for Check {
                     }
                     _ => "not valid in a URL",
                 })
-                .with_help_opt(first.help.map(|h| h.replace("`<loc>`", "`href`"))),
+                .with_help_opt(first.help.map(|h| h.replace("`<loc>`", "`href`")))
+                .with_fix_opt(fix),
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    fn fixed(href: &str) -> Option<(String, &'static str, String)> {
+        let entry = format!(
+            r#"<loc>https://www.example.com/</loc><xhtml:link xmlns:xhtml="http://www.w3.org/1999/xhtml" rel="alternate" hreflang="de" href="{href}"/>"#
+        );
+        crate::test_fixes::fix_entry(&entry, "hreflang-href-invalid").map(|(text, how, message)| {
+            let value = text.split_once("href=\"").unwrap().1;
+            (value.split_once('"').unwrap().0.to_string(), how, message)
+        })
+    }
+
+    #[test]
+    fn hrefs_are_fixed_like_loc() {
+        assert_eq!(
+            crate::test_fixes::expect_fix(
+                fixed("https://www.example.com/de/über uns"),
+                "https://www.example.com/de/über%20uns",
+                "safe"
+            ),
+            "replace ` ` with `%20`"
+        );
+        crate::test_fixes::expect_fix(
+            fixed(" htp://www.example.com/de/"),
+            " http://www.example.com/de/",
+            "unsafe",
+        );
+        assert_eq!(fixed("/de/"), None);
+        assert_eq!(fixed("https://www.example.com/de/a&#32;b"), None);
     }
 }

@@ -1,7 +1,7 @@
 //! Rule `hreflang-invalid`: an `<xhtml:link>` whose `hreflang` is missing or not a language code Google accepts.
 
 use crate::declare_rule;
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Edit, Fix};
 use crate::pipeline::model::links;
 use crate::pipeline::model::{Entry, Sitemap};
 use crate::rule::{Context, Rule};
@@ -53,6 +53,15 @@ declare_rule! {
     /// </urlset>
     /// ```
     ///
+    /// ## Fix
+    /// Where the help gives the corrected value, a fix writes it. Safe when only the separators
+    /// and surrounding whitespace change (`en_US` → `en-US`, `x_default` → `x-default`, `en US`):
+    /// the codes are the writer's. Unsafe when a code changes (`en-UK` → `en-GB`, `jp` → `ja`,
+    /// `eng` → `en`, `US` → `en-US`, `default` → `x-default`): likely, but a reading of what was
+    /// meant. No fix for a missing or empty `hreflang`, a value without a derivable correction
+    /// (`EU`, unknown codes), nor where the value is not written as it reads (a character
+    /// reference in the attribute).
+    ///
     /// ## References
     /// - Google Search Central, "Tell Google about localized versions of your page": supported language and region codes, `x-default`
     /// - RFC 5646 (BCP 47), "Tags for Identifying Languages": §2.1 syntax, §2.1.1 case-insensitivity, §2.2.1 shortest language code
@@ -61,8 +70,25 @@ declare_rule! {
         name: "hreflang-invalid",
         category: Value,
         severity: Error,
+        fix: Mixed,
         summary: "an `<xhtml:link>` `hreflang` is missing or not a valid language code or `x-default`",
     }
+}
+
+/// The fix writing `fixed` for the value of `attr`: safe when only separators and whitespace
+/// change, unsafe when a code does. `None` without a correction, or when the attribute is not
+/// written as it reads.
+fn fix(source: &str, attr: &links::LinkAttribute<'_>, fixed: Option<&str>) -> Option<Fix> {
+    let fixed = fixed?;
+    if source.get(attr.span.clone()) != Some(attr.value) {
+        return None;
+    }
+    let separators = attr.value.trim().replace(['_', ' '], "-");
+    Some(Fix::safe_if(
+        separators == fixed,
+        format!("replace `{}` with `{fixed}`", attr.value),
+        vec![Edit::replace(attr.span.clone(), fixed)],
+    ))
 }
 
 impl Rule for Check {
@@ -135,8 +161,40 @@ impl Rule for Check {
                     },
                 )
                 .with_label(problem.label)
-                .with_help(problem.help),
+                .with_help(problem.help)
+                .with_fix_opt(fix(source, attr, problem.fix.as_deref())),
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    fn fixed(hreflang: &str) -> Option<(String, &'static str, String)> {
+        let entry = format!(
+            r#"<loc>https://www.example.com/</loc><xhtml:link xmlns:xhtml="http://www.w3.org/1999/xhtml" rel="alternate" hreflang="{hreflang}" href="https://www.example.com/"/>"#
+        );
+        crate::test_fixes::fix_entry(&entry, "hreflang-invalid").map(|(text, how, message)| {
+            let value = text.split_once("hreflang=\"").unwrap().1;
+            (value.split_once('"').unwrap().0.to_string(), how, message)
+        })
+    }
+
+    #[test]
+    fn separators_are_safe_and_codes_unsafe() {
+        let case = |v: &str, to: &str, how: &str| {
+            let (text, applicability, _) = fixed(v).unwrap_or_else(|| panic!("{v}: no fix"));
+            assert_eq!((text.as_str(), applicability), (to, how), "{v}");
+        };
+        case("en_US", "en-US", "safe");
+        case("pt_br", "pt-br", "safe");
+        case("x_default", "x-default", "safe");
+        case("en-UK", "en-GB", "unsafe");
+        case("en_uk", "en-gb", "unsafe");
+        case("eng", "en", "unsafe");
+        case("default", "x-default", "unsafe");
+        assert_eq!(fixed("en_US").unwrap().2, "replace `en_US` with `en-US`");
+        assert_eq!(fixed("en-EU"), None);
+        assert_eq!(fixed("en&#95;US"), None);
     }
 }

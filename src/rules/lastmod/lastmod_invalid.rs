@@ -1,7 +1,7 @@
 //! Rule `lastmod-invalid`: `<lastmod>` is not a W3C Datetime (impossible values or a foreign format).
 
 use crate::declare_rule;
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{shown, Diagnostic, Fix};
 use crate::pipeline::model::{Entry, Field, Sitemap};
 use crate::pipeline::source::on_one_line;
 use crate::rule::{Context, Rule};
@@ -40,6 +40,19 @@ declare_rule! {
     /// </urlset>
     /// ```
     ///
+    /// ## Fix
+    /// Where the help shows the corrected value, a fix writes it. Safe when it says exactly what
+    /// the value said: `/` or `.` as date separators (`2024/11/21`), missing zero padding, ISO 8601
+    /// basic format (`20241121`), a date written day- or month-first when one of the numbers
+    /// cannot be a month (`21/11/2024`), a lowercase `t` or `z`, an offset without its colon
+    /// (`+0100` → `+01:00`) or minutes, a space instead of `T` (when a timezone is given), a
+    /// decimal comma in the seconds, `UTC`/`GMT` for `Z`. Unsafe when it assumes or drops
+    /// something: a time without a timezone gets `+00:00` (the real offset is unknown), text after
+    /// the value or a timezone after a bare date is dropped, a zone name such as `CST` (which has
+    /// several meanings) becomes an offset. No fix for impossible dates (`2024-02-30`),
+    /// ambiguous ones (`03/04/2024`), foreign formats (Unix time, RFC 2822), nor where the value is
+    /// not written as it reads (a character reference, a comment inside it).
+    ///
     /// ## References
     /// - W3C Note "Date and Time Formats" (NOTE-datetime), referenced by the protocol for `<lastmod>`
     /// - `sitemap.xsd`: `tLastmod` (union of `xsd:date` and `xsd:dateTime`)
@@ -47,6 +60,7 @@ declare_rule! {
         name: "lastmod-invalid",
         category: Date,
         severity: Error,
+        fix: Mixed,
         summary: "`<lastmod>` is not a valid W3C Datetime",
     }
 }
@@ -96,6 +110,103 @@ impl Rule for Check {
                 d.with_secondary(span(more), more.message.clone())
             };
         }
-        cx.report(d);
+        let fix = datetime::repair(value.trimmed()).and_then(|r| {
+            let edit = value.replace_trimmed(source, r.value.clone())?;
+            let message = format!("replace `{}` with `{}`", shown(value.trimmed()), r.value);
+            Some(Fix::safe_if(r.certain, message, vec![edit]))
+        });
+        cx.report(d.with_fix_opt(fix));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    fn fixed(rule: &str, lastmod: &str) -> Option<(String, &'static str, String)> {
+        crate::test_fixes::fix_field(rule, "lastmod", lastmod)
+    }
+
+    #[track_caller]
+    fn case(rule: &str, v: &str, to: &str, how: &str) {
+        let (text, applicability, _) = fixed(rule, v).unwrap_or_else(|| panic!("{v}: no fix"));
+        assert_eq!((text.as_str(), applicability), (to, how), "{v}");
+    }
+
+    #[test]
+    fn certain_corrections_are_safe() {
+        let safe = |v: &str, to: &str| case("lastmod-invalid", v, to, "safe");
+        safe("2024/11/21", "2024-11-21");
+        safe("2024.11.21", "2024-11-21");
+        safe("2024-1-5", "2024-01-05");
+        safe("20241121", "2024-11-21");
+        safe("21/11/2024", "2024-11-21");
+        safe("2024-11-21T10:00:00+0100", "2024-11-21T10:00:00+01:00");
+        safe("2024-11-21T10:00:00+01", "2024-11-21T10:00:00+01:00");
+        safe("2024-11-21 10:00:00+01:00", "2024-11-21T10:00:00+01:00");
+        safe("2024-11-21t10:00:00z", "2024-11-21T10:00:00Z");
+        safe("2024-11-21T10:00:00 UTC", "2024-11-21T10:00:00Z");
+        safe("2024-11-21T10:00:00,5Z", "2024-11-21T10:00:00.5Z");
+        safe("2024-11-21T10:00:00 +01:00", "2024-11-21T10:00:00+01:00");
+        // A valid value around the fix is kept as written, whitespace too.
+        safe(" 2024/11/21 ", " 2024-11-21 ");
+        assert_eq!(
+            fixed("lastmod-invalid", "2024/11/21").unwrap().2,
+            "replace `2024/11/21` with `2024-11-21`"
+        );
+    }
+
+    #[test]
+    fn assumptions_are_unsafe_and_guesses_are_not_made() {
+        let r#unsafe = |v: &str, to: &str| case("lastmod-invalid", v, to, "unsafe");
+        r#unsafe("2024-11-21 10:00:00", "2024-11-21T10:00:00+00:00");
+        r#unsafe("2024-11-21T10:00", "2024-11-21T10:00:00+00:00");
+        r#unsafe("2024-11-21T10:00:00 CST", "2024-11-21T10:00:00-06:00");
+        r#unsafe("2024-11-21+01:00", "2024-11-21");
+        r#unsafe("2024-11-21T10:00:00Z xyz", "2024-11-21T10:00:00Z");
+        for none in [
+            "2024-02-30",
+            "03/04/2024",
+            "1732190400",
+            "Thu, 21 Nov 2024 10:00:00 GMT",
+            "yesterday",
+            "",
+            "2024&#47;11/21",
+            "2024/11<!-- -->/21",
+        ] {
+            assert_eq!(fixed("lastmod-invalid", none), None, "{none}");
+        }
+    }
+
+    #[test]
+    fn the_other_lastmod_rules_fix_what_they_report() {
+        case(
+            "lastmod-w3c-only",
+            "2024-11-21T10:30+01:00",
+            "2024-11-21T10:30:00+01:00",
+            "safe",
+        );
+        case("lastmod-w3c-only", "2024-11", "2024-11-01", "unsafe");
+        case("lastmod-w3c-only", "2024", "2024-01-01", "unsafe");
+        case(
+            "lastmod-missing-timezone",
+            "2024-11-21T10:00:00",
+            "2024-11-21T10:00:00Z",
+            "unsafe",
+        );
+        case(
+            "lastmod-missing-timezone",
+            "<![CDATA[2024-11-21T10:00:00]]>",
+            "<![CDATA[2024-11-21T10:00:00Z]]>",
+            "unsafe",
+        );
+        assert_eq!(
+            fixed("lastmod-missing-timezone", "2024-11-21T10:00:0&#48;"),
+            None
+        );
+        assert_eq!(
+            fixed("lastmod-w3c-only", "2024-11-21T10:30+01:00")
+                .unwrap()
+                .2,
+            "add seconds: `10:30:00`"
+        );
     }
 }

@@ -1,7 +1,7 @@
 //! Rule `lastmod-missing-timezone`: a `<lastmod>` time without a timezone, which search engines reject.
 
 use crate::declare_rule;
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Fix};
 use crate::pipeline::model::{Entry, Field, Sitemap};
 use crate::rule::{Context, Rule};
 use crate::values::datetime::Verdict;
@@ -32,6 +32,11 @@ declare_rule! {
     /// </urlset>
     /// ```
     ///
+    /// ## Fix
+    /// An unsafe fix appends `Z`, which says the time is UTC: right only if it is (a generator
+    /// printing local time needs its offset instead). No fix where the value is not written as it
+    /// reads (a character reference, a comment inside it).
+    ///
     /// ## References
     /// - W3C Note "Date and Time Formats": "a time zone designator" is part of every form with a time
     /// - Google: "Dates must use W3C Datetime encoding"
@@ -39,6 +44,7 @@ declare_rule! {
         name: "lastmod-missing-timezone",
         category: Date,
         severity: Warning,
+        fix: Unsafe,
         summary: "`<lastmod>` has a time but no timezone; search engines reject it",
     }
 }
@@ -63,11 +69,16 @@ impl Rule for Check {
         } else {
             value.source_range_in_trimmed(sitemap.source, r)
         };
+        let v = value.trimmed();
+        let fix = value
+            .edit_in_trimmed(sitemap.source, v.len()..v.len(), "Z")
+            .map(|e| Fix::unsafe_(format!("append `Z` (UTC): `{v}Z`"), vec![e]));
         cx.report(
             Diagnostic::new(&META, span, problem.message.clone())
                 .with_label("a timezone belongs after this")
                 .with_note("the sitemap XSD accepts it (`xsd:dateTime` makes the timezone optional), so schema validators do not report it")
-                .with_help_opt(problem.help.clone()),
+                .with_help_opt(problem.help.clone())
+                .with_fix_opt(fix),
         );
     }
 }

@@ -1,10 +1,10 @@
 //! Rule `lastmod-w3c-only`: a W3C Datetime form that the official XSD rejects (`YYYY`, `YYYY-MM`, `hh:mm` without seconds).
 
 use crate::declare_rule;
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Fix};
 use crate::pipeline::model::{Entry, Field, Sitemap};
 use crate::rule::{Context, Rule};
-use crate::values::datetime::Verdict;
+use crate::values::datetime::{Precision, Verdict};
 
 declare_rule! {
     /// ## What it does
@@ -34,6 +34,12 @@ declare_rule! {
     /// </urlset>
     /// ```
     ///
+    /// ## Fix
+    /// A time without seconds gets `:00` (`T10:30+01:00` → `T10:30:00+01:00`): a safe fix, the
+    /// same instant. A year or a month gets the first day (`2024-11` → `2024-11-01`): an unsafe
+    /// fix, since it claims a precision the value did not have. No fix where the value is not
+    /// written as it reads (a character reference, a comment inside it).
+    ///
     /// ## References
     /// - W3C Note "Date and Time Formats" (the six precision levels)
     /// - `sitemap.xsd`: `tLastmod` (union of `xsd:date` and `xsd:dateTime` only)
@@ -41,6 +47,7 @@ declare_rule! {
         name: "lastmod-w3c-only",
         category: Date,
         severity: Warning,
+        fix: Mixed,
         summary: "`<lastmod>` uses a W3C Datetime form the official XSD rejects",
     }
 }
@@ -50,8 +57,29 @@ impl Rule for Check {
         let Some(value) = entry.value(Field::Lastmod) else {
             return;
         };
-        let Verdict::W3cOnly(_, problem) = value.date() else {
+        let Verdict::W3cOnly(dt, problem) = value.date() else {
             return;
+        };
+        let source = sitemap.source;
+        let v = value.trimmed();
+        let fix = match dt.precision {
+            Precision::Minutes => value
+                .edit_in_trimmed(source, problem.range.end..problem.range.end, ":00")
+                .map(|e| {
+                    let time = &v[problem.range.clone()];
+                    Fix::safe(format!("add seconds: `{time}:00`"), vec![e])
+                }),
+            Precision::Year | Precision::YearMonth => {
+                let day = if dt.precision == Precision::Year {
+                    "-01-01"
+                } else {
+                    "-01"
+                };
+                value
+                    .edit_in_trimmed(source, v.len()..v.len(), day)
+                    .map(|e| Fix::unsafe_(format!("write the first day: `{v}{day}`"), vec![e]))
+            }
+            Precision::Date | Precision::Seconds => None,
         };
         cx.report(
             Diagnostic::new(
@@ -59,7 +87,8 @@ impl Rule for Check {
                 value.source_range_in_trimmed(sitemap.source, problem.range.clone()),
                 problem.message.clone(),
             )
-            .with_help_opt(problem.help.clone()),
+            .with_help_opt(problem.help.clone())
+            .with_fix_opt(fix),
         );
     }
 }

@@ -4,8 +4,9 @@ use std::collections::BinaryHeap;
 use std::ops::Range;
 
 use crate::declare_rule;
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Edit, Fix};
 use crate::pipeline::model::{Entry, Kind, Sitemap, Syntax};
+use crate::pipeline::source::own_lines;
 use crate::rule::{Collector, Context, Rule, MAX_REPORTS_PER_RULE};
 
 declare_rule! {
@@ -42,6 +43,13 @@ declare_rule! {
     /// </urlset>
     /// ```
     ///
+    /// ## Fix
+    /// An unsafe fix removes the later entry of a repeat within the same file, with its line
+    /// when it stands on lines of its own: the first entry stays. Unsafe because the later entry
+    /// may carry what the first lacks (a newer `<lastmod>`, images, alternates), which is then
+    /// lost; merge them by hand when it does. No fix for a URL repeated across the files of a
+    /// set: which file should keep it is for you to decide.
+    ///
     /// ## References
     /// - RFC 3986 §6.2.2 (syntax-based normalisation) and §6.2.3 (scheme-based normalisation)
     /// - Screaming Frog, "URLs In Multiple Sitemaps"; sitemap-verify `duplicate_loc`
@@ -49,6 +57,7 @@ declare_rule! {
         name: "duplicate-loc",
         category: Url,
         severity: Warning,
+        fix: Unsafe,
         summary: "the same URL is listed twice, in one file or across the files of a set",
     }
 }
@@ -65,7 +74,19 @@ impl Rule for Check {
 /// missed the cache on nearly every probe once it outgrew it (the probe was 8.6 % of the CPU
 /// time on 50,000 URLs and 14.7 % on 1,000,000), while appending here is sequential.
 struct Seen {
-    locs: Vec<(u64, u32, u32)>,
+    /// Fingerprint, the `<loc>`'s span and its entry's span.
+    locs: Vec<(u64, Span, Span)>,
+}
+
+/// A span as two `u32`s, to keep [`Seen::locs`] small.
+type Span = (u32, u32);
+
+fn span32(r: &Range<usize>) -> Option<Span> {
+    Some((u32::try_from(r.start).ok()?, u32::try_from(r.end).ok()?))
+}
+
+fn range(s: Span) -> Range<usize> {
+    s.0 as usize..s.1 as usize
 }
 
 impl<'a> Collector<'a> for Seen {
@@ -76,11 +97,13 @@ impl<'a> Collector<'a> for Seen {
         if value.is_empty() || loc.url_problems().iter().any(|p| p.kind.is_error()) {
             return;
         }
-        let span = loc.span(sitemap.source);
-        let (Ok(start), Ok(end)) = (u32::try_from(span.start), u32::try_from(span.end)) else {
+        let (Some(span), Some(whole)) = (
+            span32(&loc.span(sitemap.source)),
+            span32(&entry.element.span),
+        ) else {
             return;
         };
-        self.locs.push((loc.url_key().fingerprint, start, end));
+        self.locs.push((loc.url_key().fingerprint, span, whole));
     }
 
     fn finish(mut self: Box<Self>, sitemap: &Sitemap<'a>, cx: &mut Context<'_>) {
@@ -89,13 +112,13 @@ impl<'a> Collector<'a> for Seen {
         self.locs.sort_unstable();
         // The earliest repeats (by start) that are shown, with the first of their group: a
         // heap of at most the cap, so a file of a million copies of one URL holds 1,000.
-        let mut shown: BinaryHeap<(u32, u32, u32, u32)> = BinaryHeap::new();
+        let mut shown: BinaryHeap<(Span, Span, Span)> = BinaryHeap::new();
         let mut repeats = 0usize;
         for group in self.locs.chunk_by(|a, b| a.0 == b.0) {
-            let (_, first_start, first_end) = group[0];
-            for &(_, start, end) in &group[1..] {
+            let (_, first, _) = group[0];
+            for &(_, span, whole) in &group[1..] {
                 repeats += 1;
-                shown.push((start, end, first_start, first_end));
+                shown.push((span, first, whole));
                 if shown.len() > MAX_REPORTS_PER_RULE {
                     shown.pop();
                 }
@@ -103,15 +126,24 @@ impl<'a> Collector<'a> for Seen {
         }
         let shown = shown.into_sorted_vec();
         cx.count_unreported(&META, repeats - shown.len());
-        for (start, end, first_start, first_end) in shown {
-            let span = start as usize..end as usize;
-            cx.report(duplicate(
-                sitemap,
-                span,
-                first_start as usize..first_end as usize,
-            ));
+        for (span, first, whole) in shown {
+            let fix = removal(sitemap, range(whole));
+            cx.report(duplicate(sitemap, range(span), range(first)).with_fix(fix));
         }
     }
+}
+
+/// The unsafe fix removing the entry at `whole`, with its line when nothing else stands on it.
+fn removal(sitemap: &Sitemap<'_>, whole: Range<usize>) -> Fix {
+    let deleted = own_lines(sitemap.source, whole.clone()).map_or(whole, |own| own.lines);
+    let what = match sitemap.kind {
+        Kind::Index => "sitemap",
+        _ => "url",
+    };
+    Fix::unsafe_(
+        format!("remove the repeated `<{what}>` entry"),
+        vec![Edit::delete(deleted)],
+    )
 }
 
 /// The finding for the `<loc>` at `span`, which repeats the one at `first`.
@@ -262,6 +294,28 @@ mod tests {
                 .iter()
                 .any(|n| n.starts_with(&format!("{extra} more `duplicate-loc`"))),
             "{last_notes:?}"
+        );
+    }
+
+    #[test]
+    fn the_later_entry_is_removed_with_its_line() {
+        let xml = "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\r\n  <url><loc>https://www.example.com/</loc></url>\r\n  <url><loc>https://www.example.com/a</loc></url>\r\n  <url><loc>https://WWW.example.com/</loc></url>\r\n</urlset>\r\n";
+        let fixed =
+            crate::test_fixes::fixes_with(xml, "duplicate-loc", &Settings::only("duplicate-loc"));
+        let fixed = fixed[0].as_ref().expect("a fix");
+        assert_eq!(fixed.applicability, "unsafe");
+        assert_eq!(fixed.message, "remove the repeated `<url>` entry");
+        assert_eq!(
+            fixed.text,
+            "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\r\n  <url><loc>https://www.example.com/</loc></url>\r\n  <url><loc>https://www.example.com/a</loc></url>\r\n</urlset>\r\n"
+        );
+        // Not alone on its line: only the element goes.
+        let xml = r#"<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://www.example.com/</loc></url><url><loc>https://www.example.com/</loc></url></urlset>"#;
+        let fixed =
+            crate::test_fixes::fixes_with(xml, "duplicate-loc", &Settings::only("duplicate-loc"));
+        assert_eq!(
+            fixed[0].as_ref().unwrap().text,
+            r#"<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://www.example.com/</loc></url></urlset>"#
         );
     }
 }

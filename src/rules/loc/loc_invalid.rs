@@ -1,10 +1,11 @@
 //! Rule `loc-invalid`: `<loc>` is not an absolute `http`/`https` URL per RFC 3986.
 
 use crate::declare_rule;
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Edit, Fix};
 use crate::pipeline::model::{Entry, EntryKind, Field, Sitemap, Value};
 use crate::pipeline::source::on_one_line;
 use crate::rule::{Context, Rule};
+use crate::rules::loc::url_fix;
 use crate::values::uri::{self, ProblemKind};
 
 declare_rule! {
@@ -45,6 +46,20 @@ declare_rule! {
     /// </urlset>
     /// ```
     ///
+    /// ## Fix
+    /// Where a correction of the problem can be derived, a fix makes it; a problem repeated in
+    /// the URL is fixed with it. Safe when the URL stays the one the writer meant: spaces and the
+    /// characters not allowed in a path, query or fragment (`"`, `<`, `>`, `{`, `}`, `|`, `^`,
+    /// a backquote) percent-encoded (`summer sale` → `summer%20sale`). Unsafe when it is a
+    /// reading: a misspelled scheme (`htp:`), a missing scheme or `:` or slashes, a backslash
+    /// made a `/`, a stray `%` encoded as `%25`, control characters and line breaks removed, `[`
+    /// or `]` encoded, an IP address's leading zeros dropped. A relative URL is made absolute by
+    /// an unsafe fix only when `--sitemap-url` is given: it is resolved against the sitemap's
+    /// own URL, as a crawler would (the origin of the other entries is only a guess). No fix
+    /// for an empty value, a placeholder, a problem without a derivable correction (an unknown
+    /// scheme, a malformed host or port), nor where the value is not written as it reads (a
+    /// character reference, CDATA around the problem).
+    ///
     /// ## References
     /// - RFC 3986 (URI generic syntax), §3 and Appendix A (ABNF)
     /// - sitemaps.org protocol, `<loc>`: "This URL must begin with the protocol (such as http)"; "Entity escaping": URLs must follow RFC 3986
@@ -52,6 +67,7 @@ declare_rule! {
         name: "loc-invalid",
         category: Url,
         severity: Error,
+        fix: Mixed,
         summary: "`<loc>` is not an absolute http(s) URL per RFC 3986",
     }
 }
@@ -81,7 +97,8 @@ impl Rule for Check {
         } else {
             value.url_problems()
         };
-        report(sitemap, entry, value, problems, cx);
+        let base = cx.settings.sitemap_url.clone();
+        report(sitemap, entry, value, problems, base.as_deref(), cx);
     }
 }
 
@@ -120,6 +137,7 @@ fn report(
     entry: &Entry<'_>,
     value: &Value<'_>,
     problems: &[uri::Problem],
+    base: Option<&str>,
     cx: &mut Context<'_>,
 ) {
     let source = sitemap.source;
@@ -150,12 +168,14 @@ fn report(
             first.message.clone(),
         );
         let mut texts = vec![&value.trimmed()[first.range.clone()]];
+        let mut fixed = vec![*first];
         for (j, more) in errors.iter().enumerate().skip(i + 1) {
             if grouped[j] {
                 continue;
             }
             if let Some(label) = repeat_label(value.trimmed(), first, more) {
                 grouped[j] = true;
+                fixed.push(*more);
                 let text = &value.trimmed()[more.range.clone()];
                 if !texts.contains(&text) {
                     texts.push(text);
@@ -185,8 +205,35 @@ fn report(
         } else {
             first.help.clone()
         };
-        cx.report(d.with_help_opt(help));
+        let fix = if first.kind == ProblemKind::Relative {
+            base.and_then(|base| absolute(source, value, base))
+        } else {
+            url_fix(source, value, &fixed, cx.settings.max_url_length)
+        };
+        cx.report(d.with_help_opt(help).with_fix_opt(fix));
     }
+}
+
+/// The unsafe fix making the relative URL of `value` absolute: resolved against `base`, the
+/// sitemap's own URL, when the result is a URL without any error.
+fn absolute(source: &str, value: &Value<'_>, base: &str) -> Option<Fix> {
+    let relative = value.trimmed();
+    let resolved = url::Url::parse(base).ok()?.join(relative).ok()?;
+    let resolved = resolved.as_str();
+    if uri::check_http_url(resolved)
+        .iter()
+        .any(|p| p.kind.is_error())
+    {
+        return None;
+    }
+    let edit: Edit = value.replace_trimmed(source, resolved)?;
+    Some(Fix::unsafe_(
+        format!(
+            "replace `{}` with `{resolved}`",
+            crate::diagnostic::shown(relative)
+        ),
+        vec![edit],
+    ))
 }
 
 /// The label for `more` when it repeats the problem `first`: the same message, or another
@@ -225,4 +272,102 @@ fn quoted(text: &str) -> String {
 /// The ASCII characters of `text` percent-encoded: `{}` as `%7B%7D`.
 fn percent_encoded(text: &str) -> String {
     text.bytes().map(|b| format!("%{b:02X}")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::test_fixes::{fix_field, fixes_with};
+
+    fn fixed(loc: &str) -> Option<(String, &'static str, String)> {
+        fix_field("loc-invalid", "loc", loc)
+    }
+
+    #[track_caller]
+    fn case(loc: &str, to: &str, how: &str) {
+        let (text, applicability, _) = fixed(loc).unwrap_or_else(|| panic!("{loc}: no fix"));
+        assert_eq!((text.as_str(), applicability), (to, how), "{loc}");
+    }
+
+    #[test]
+    fn percent_encoding_is_safe_and_readings_are_unsafe() {
+        case(
+            "https://www.example.com/summer sale",
+            "https://www.example.com/summer%20sale",
+            "safe",
+        );
+        case(
+            "https://www.example.com/a b c",
+            "https://www.example.com/a%20b%20c",
+            "safe",
+        );
+        case(
+            "https://www.example.com/?q=\"x\"",
+            "https://www.example.com/?q=%22x%22",
+            "safe",
+        );
+        case(
+            "https://www.example.com/{id}",
+            "https://www.example.com/%7Bid%7D",
+            "safe",
+        );
+        case(
+            "htp://www.example.com/",
+            "http://www.example.com/",
+            "unsafe",
+        );
+        case(
+            "https//www.example.com/",
+            "https://www.example.com/",
+            "unsafe",
+        );
+        case(
+            "www.example.com/page",
+            "https://www.example.com/page",
+            "unsafe",
+        );
+        case(
+            "https://www.example.com/100%",
+            "https://www.example.com/100%25",
+            "unsafe",
+        );
+        case(
+            "https://www.example.com\\a",
+            "https://www.example.com/a",
+            "unsafe",
+        );
+        assert_eq!(
+            fixed("https://www.example.com/summer sale").unwrap().2,
+            "replace ` ` with `%20`"
+        );
+        // Not written as it reads, or nothing to derive: no fix.
+        assert_eq!(fixed("https://www.example.com/summer&#32;sale"), None);
+        assert_eq!(fixed("ftp://www.example.com/"), None);
+        assert_eq!(fixed(""), None);
+        assert_eq!(fixed("{{ page.url }}"), None);
+        // CDATA: the edit lands inside the section.
+        case(
+            "<![CDATA[https://www.example.com/a b]]>",
+            "<![CDATA[https://www.example.com/a%20b]]>",
+            "safe",
+        );
+    }
+
+    #[test]
+    fn a_relative_url_is_resolved_only_against_the_sitemap_url() {
+        assert_eq!(fixed("/about"), None);
+        let xml = r#"<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://www.example.com/</loc></url><url><loc>about.html</loc></url></urlset>"#;
+        let mut settings = crate::Settings::only("loc-invalid");
+        assert_eq!(fixes_with(xml, "loc-invalid", &settings), vec![None]);
+        settings.sitemap_url = Some("https://www.example.com/de/sitemap.xml".into());
+        let fixed = fixes_with(xml, "loc-invalid", &settings);
+        let fixed = fixed[0].as_ref().expect("a fix");
+        assert_eq!(fixed.applicability, "unsafe");
+        assert!(
+            fixed
+                .text
+                .contains("<loc>https://www.example.com/de/about.html</loc>"),
+            "{}",
+            fixed.text
+        );
+    }
 }

@@ -3,7 +3,8 @@
 use crate::declare_rule;
 use crate::pipeline::model::{Entry, Field, Sitemap};
 use crate::rule::{Context, Rule};
-use crate::values::uri::ProblemKind;
+use crate::rules::loc::url_fix;
+use crate::values::uri::{Problem, ProblemKind};
 
 declare_rule! {
     /// ## What it does
@@ -33,6 +34,13 @@ declare_rule! {
     /// </urlset>
     /// ```
     ///
+    /// ## Fix
+    /// A safe fix percent-encodes the non-ASCII characters as UTF-8 (`café` → `caf%C3%A9`) and
+    /// converts a non-ASCII host name to punycode: the URI every crawler derives from the IRI.
+    /// Invisible characters and direction marks (often pasted by accident) are encoded by an
+    /// unsafe fix: removing them may be what was meant. No fix where the value is not written as
+    /// it reads (a character reference such as `&#233;`).
+    ///
     /// ## References
     /// - sitemaps.org protocol, "Entity escaping": `http://www.example.com/ümlat.html` → `http://www.example.com/%C3%BCmlat.html`
     /// - RFC 3987 §3.1 (mapping IRIs to URIs)
@@ -40,6 +48,7 @@ declare_rule! {
         name: "loc-not-ascii",
         category: Url,
         severity: Warning,
+        fix: Mixed,
         summary: "`<loc>` has raw non-ASCII characters; percent-encode them",
     }
 }
@@ -49,6 +58,12 @@ impl Rule for Check {
         let Some(value) = entry.value(Field::Loc) else {
             return;
         };
+        let all: Vec<&Problem> = value
+            .url_problems()
+            .iter()
+            .filter(|p| p.kind == ProblemKind::NonAscii)
+            .collect();
+        let fix = url_fix(sitemap.source, value, &all, cx.settings.max_url_length);
         let Some((d, first, several)) = super::problems_of_kind(
             &META,
             sitemap,
@@ -71,7 +86,7 @@ impl Rule for Check {
             }
             _ => first.help.clone(),
         };
-        cx.report(d.with_help_opt(help));
+        cx.report(d.with_help_opt(help).with_fix_opt(fix));
     }
 }
 
@@ -80,4 +95,28 @@ impl Rule for Check {
 fn is_host(value: &str, problem: &crate::values::uri::Problem) -> bool {
     let before = &value[..problem.range.start];
     before.ends_with("//") || before.ends_with('@')
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::test_fixes::fix_field;
+
+    #[test]
+    fn non_ascii_is_percent_encoded_safely() {
+        let fixed = |loc: &str| fix_field("loc-not-ascii", "loc", loc);
+        assert_eq!(
+            crate::test_fixes::expect_fix(
+                fixed("https://www.example.com/café"),
+                "https://www.example.com/caf%C3%A9",
+                "safe"
+            ),
+            "replace `é` with `%C3%A9`"
+        );
+        crate::test_fixes::expect_fix(
+            fixed("https://bücher.example/straße?q=é"),
+            "https://xn--bcher-kva.example/stra%C3%9Fe?q=%C3%A9",
+            "safe",
+        );
+        assert_eq!(fixed("https://www.example.com/caf&#233;"), None);
+    }
 }

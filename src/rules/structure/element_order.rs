@@ -3,8 +3,9 @@
 use std::ops::Range;
 
 use crate::declare_rule;
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Edit, Fix};
 use crate::pipeline::model::{Child, ChildKind, Entry, EntryKind, Field, Kind, Sitemap};
+use crate::pipeline::source::own_lines;
 use crate::rule::{Collector, Context, Rule};
 use crate::rules::structure::{allowed_children, segments};
 use crate::values::namespace::KNOWN;
@@ -52,6 +53,14 @@ declare_rule! {
     /// </urlset>
     /// ```
     ///
+    /// ## Fix
+    /// A safe fix moves the reported element, its whole text unchanged, to where the help says
+    /// (above or below the named sibling): when both stand on lines of their own, the element's
+    /// line moves, with the sibling's indentation; otherwise the element alone moves, right
+    /// before or after the sibling. Only the order changes, which no reader gives a meaning to.
+    /// With several misplaced elements, each has its fix, and `--fix` applies them over as many
+    /// passes as needed. Comments beside a moved element stay where they are.
+    ///
     /// ## References
     /// - `sitemap.xsd`: `tUrl` is `<xsd:sequence>` loc, lastmod, changefreq, priority, `##other`
     /// - `siteindex.xsd`: `tSitemap` is `<xsd:sequence>` loc, lastmod, `##other`
@@ -59,6 +68,7 @@ declare_rule! {
         name: "element-order",
         category: Structure,
         severity: Error,
+        fix: Safe,
         summary: "entry children out of order (loc, lastmod, changefreq, priority, then extensions)",
     }
 }
@@ -249,6 +259,10 @@ fn check_segment(
         } else {
             message
         };
+        let fix = moved(source, child, other, is_before).map(|edits| {
+            let where_ = if is_before { "above" } else { "below" };
+            Fix::safe(format!("move `<{name}>` {where_} `<{other_name}>`"), edits)
+        });
         cx.report(
             Diagnostic::new(&META, child.element.name_span.clone(), message)
                 .with_label("out of order")
@@ -256,9 +270,38 @@ fn check_segment(
                     other.element.name_span.clone(),
                     format!("`<{other_name}>` is here"),
                 )
-                .with_help(help),
+                .with_help(help)
+                .with_fix_opt(fix),
         );
     }
+}
+
+/// The edits moving `child` just before (`before`) or after `other`, its text unchanged: its
+/// lines with `other`'s indentation when both stand on lines of their own, else the element
+/// alone.
+fn moved(source: &str, child: &Child<'_>, other: &Child<'_>, before: bool) -> Option<Vec<Edit>> {
+    let text = source.get(child.element.span.clone())?;
+    let (from, to) = (child.element.span.clone(), other.element.span.clone());
+    Some(
+        match (
+            own_lines(source, from.clone()),
+            own_lines(source, to.clone()),
+        ) {
+            (Some(mine), Some(theirs)) => {
+                let line = format!("{}{text}{}", theirs.indent, mine.newline);
+                let at = if before {
+                    theirs.lines.start
+                } else {
+                    theirs.lines.end
+                };
+                vec![Edit::delete(mine.lines), Edit::insert(at, line)]
+            }
+            _ => {
+                let at = if before { to.start } else { to.end };
+                vec![Edit::delete(from), Edit::insert(at, text)]
+            }
+        },
+    )
 }
 
 /// Elements of other namespaces directly inside the root after an entry: the root's content is
@@ -358,5 +401,39 @@ mod tests {
             }
             assert!(unordered > sequences.len() / 4, "{unordered}");
         }
+    }
+
+    #[test]
+    fn the_misplaced_element_moves_with_its_line() {
+        let fixed = |entry: &str| crate::test_fixes::fix_entry(entry, "element-order");
+        let (text, how, message) =
+            fixed("\n  <lastmod>2024-11-21</lastmod>\n  <loc>https://www.example.com/</loc>\n")
+                .unwrap();
+        assert_eq!(
+            text,
+            "\n  <loc>https://www.example.com/</loc>\n  <lastmod>2024-11-21</lastmod>\n"
+        );
+        assert_eq!(
+            (how, message.as_str()),
+            ("safe", "move `<loc>` above `<lastmod>`")
+        );
+        // On one line: the element alone moves.
+        let (text, ..) = fixed(
+            "<loc>https://www.example.com/</loc><priority>0.5</priority><lastmod>2024-11-21</lastmod>",
+        )
+        .unwrap();
+        assert_eq!(
+            text,
+            "<loc>https://www.example.com/</loc><lastmod>2024-11-21</lastmod><priority>0.5</priority>"
+        );
+        // CRLF, and an indentation that differs: the sibling's is used.
+        let (text, ..) = fixed(
+            "\r\n    <changefreq>daily</changefreq>\r\n  <loc>https://www.example.com/</loc>\r\n  <lastmod>2024-11-21</lastmod>\r\n",
+        )
+        .unwrap();
+        assert_eq!(
+            text,
+            "\r\n  <loc>https://www.example.com/</loc>\r\n  <lastmod>2024-11-21</lastmod>\r\n  <changefreq>daily</changefreq>\r\n"
+        );
     }
 }

@@ -1,8 +1,8 @@
 //! Rule `priority-invalid`: `<priority>` is not a decimal number from 0.0 to 1.0.
 
 use crate::declare_rule;
-use crate::diagnostic::Diagnostic;
-use crate::pipeline::model::{Entry, Field, Sitemap};
+use crate::diagnostic::{shown, Diagnostic, Fix};
+use crate::pipeline::model::{Entry, Field, Sitemap, Value};
 use crate::rule::{Context, Rule};
 use crate::rules::value::{in_range, is_decimal};
 
@@ -32,6 +32,14 @@ declare_rule! {
     /// </urlset>
     /// ```
     ///
+    /// ## Fix
+    /// Safe fixes keep the number the writer wrote: a decimal comma becomes a point (`0,8` →
+    /// `0.8`), and an exponent is written out (`5e-1` → `0.5`, by moving the decimal point, no
+    /// rounding). Unsafe fixes change the number: a value out of range is clamped to the nearest
+    /// bound (`1.5` → `1.0`, `-1` → `0.0`), and a percentage becomes a fraction (`80%` → `0.8`).
+    /// No fix for an empty value or words, nor where the value is not written as it reads (a
+    /// character reference, a comment inside it).
+    ///
     /// ## References
     /// - sitemaps.org protocol, `<priority>`: "Valid values range from 0.0 to 1.0"
     /// - `sitemap.xsd`: `tPriority` (`xsd:decimal`, `minInclusive` 0.0, `maxInclusive` 1.0)
@@ -40,6 +48,7 @@ declare_rule! {
         name: "priority-invalid",
         category: Value,
         severity: Error,
+        fix: Mixed,
         summary: "`<priority>` is not a decimal from 0.0 to 1.0",
     }
 }
@@ -73,6 +82,8 @@ impl Rule for Check {
             return;
         }
         let span = value.span(sitemap.source);
+        // The replacement of the whole value, safe when it is the same number.
+        let fix = |with: &str, safe: bool| replace(sitemap, value, with, safe);
         let d = if v.is_empty() {
             Diagnostic::new(&META, span, "`<priority>` is empty").with_help(
                 "write a number from 0.0 to 1.0 (the default is 0.5), or remove the element",
@@ -87,6 +98,7 @@ impl Rule for Check {
                 .with_help(format!(
                     "priorities are relative, from 0.0 to 1.0 (default 0.5); the nearest allowed value is `{clamp}`"
                 ))
+                .with_fix_opt(fix(clamp, false))
         } else if v.contains(',') && is_decimal(&v.replace(',', ".")) {
             let fixed = v.replace(',', ".");
             Diagnostic::new(
@@ -98,13 +110,14 @@ impl Rule for Check {
                 ),
             )
             .with_help(format!("write `{fixed}`"))
+            .with_fix_opt(fix(&fixed, true))
         } else if v.contains(['e', 'E']) && v.parse::<f64>().is_ok() {
-            let help = match v.parse::<f64>() {
-                Ok(x) if (0.0..=1.0).contains(&x) && is_decimal(&x.to_string()) => {
-                    format!("write the plain decimal `{x}`")
-                }
-                _ => "write a plain decimal from 0.0 to 1.0, such as `0.1`".to_owned(),
+            let plain = without_exponent(v).filter(|x| in_range(x));
+            let help = match &plain {
+                Some(x) => format!("write the plain decimal `{x}`"),
+                None => "write a plain decimal from 0.0 to 1.0, such as `0.1`".to_owned(),
             };
+            let fixed = plain.and_then(|x| fix(&x, true));
             Diagnostic::new(
                 &META,
                 span,
@@ -115,17 +128,24 @@ impl Rule for Check {
             )
             .with_label("`xsd:decimal` has no exponent")
             .with_help(help)
+            .with_fix_opt(fixed)
         } else if let Some(pct) = v.strip_suffix('%') {
-            let help = match pct.trim().parse::<u32>() {
-                Ok(n) if n <= 100 => format!("write `{}`", format_fraction(n)),
-                _ => "write a number from 0.0 to 1.0".into(),
+            let fraction = match pct.trim().parse::<u32>() {
+                Ok(n) if n <= 100 => Some(format_fraction(n)),
+                _ => None,
             };
+            let help = match &fraction {
+                Some(x) => format!("write `{x}`"),
+                None => "write a number from 0.0 to 1.0".into(),
+            };
+            let fixed = fraction.and_then(|x| fix(&x, false));
             Diagnostic::new(
                 &META,
                 span,
                 format!("priority `{}` is a percentage", crate::diagnostic::shown(v)),
             )
             .with_help(help)
+            .with_fix_opt(fixed)
         } else {
             Diagnostic::new(
                 &META,
@@ -140,6 +160,48 @@ impl Rule for Check {
         };
         cx.report(d);
     }
+}
+
+/// Replaces the value with `with`: safe when it is the same number written correctly.
+fn replace(sitemap: &Sitemap<'_>, value: &Value<'_>, with: &str, safe: bool) -> Option<Fix> {
+    let edit = value.replace_trimmed(sitemap.source, with)?;
+    let message = format!("replace `{}` with `{with}`", shown(value.trimmed()));
+    Some(Fix::safe_if(safe, message, vec![edit]))
+}
+
+/// A number with an exponent (`5e-1`, `1.0E0`) written as a plain decimal, exactly (the
+/// decimal point moves; nothing is rounded); `None` for anything else or a huge exponent.
+fn without_exponent(v: &str) -> Option<String> {
+    let (mantissa, exponent) = v.split_once(['e', 'E'])?;
+    let exponent: i32 = exponent.parse().ok().filter(|e: &i32| e.abs() <= 20)?;
+    let (sign, mantissa) = match mantissa.strip_prefix(['+', '-']) {
+        Some(rest) => (&mantissa[..1], rest),
+        None => ("", mantissa),
+    };
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let digits = format!("{int}{frac}");
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let point = i32::try_from(int.len()).ok()? + exponent;
+    let len = i32::try_from(digits.len()).ok()?;
+    let plain = if point <= 0 {
+        format!("0.{}{digits}", "0".repeat(point.unsigned_abs() as usize))
+    } else if point >= len {
+        format!("{digits}{}", "0".repeat((point - len) as usize))
+    } else {
+        let (a, b) = digits.split_at(point as usize);
+        format!("{a}.{b}")
+    };
+    // One zero before the point at most: `00.5` is `0.5`.
+    let trimmed = plain.trim_start_matches('0');
+    let plain = if trimmed.is_empty() || trimmed.starts_with('.') {
+        format!("0{trimmed}")
+    } else {
+        trimmed.to_owned()
+    };
+    let out = format!("{sign}{plain}");
+    is_decimal(&out).then_some(out)
 }
 
 fn format_fraction(n: u32) -> String {
@@ -171,6 +233,51 @@ mod tests {
         for usual in ["0", "1", "0.0", "0.5", "0.75", "1.0", "1.00"] {
             assert!(plainly_in_range(usual.as_bytes()), "{usual}");
         }
+    }
+
+    #[test]
+    fn exponents_are_written_out_exactly() {
+        for (v, plain) in [
+            ("1e-1", "0.1"),
+            ("5E-01", "0.5"),
+            ("1e0", "1"),
+            ("1.0e0", "1.0"),
+            ("0.25e1", "2.5"),
+            ("25e-3", "0.025"),
+            ("+3e-1", "+0.3"),
+            ("-1e-1", "-0.1"),
+            ("1e2", "100"),
+        ] {
+            assert_eq!(without_exponent(v).as_deref(), Some(plain), "{v}");
+        }
+        for v in ["e1", "1e", "1e1e1", "1.e", "a1e1", "1e99", "1,5e-1"] {
+            assert_eq!(without_exponent(v), None, "{v}");
+        }
+    }
+
+    fn fixed(priority: &str) -> Option<(String, &'static str, String)> {
+        crate::test_fixes::fix_field("priority-invalid", "priority", priority)
+    }
+
+    #[test]
+    fn same_number_fixes_are_safe_and_changed_numbers_unsafe() {
+        let case = |v: &str, to: &str, how: &str| {
+            let (text, applicability, _) = fixed(v).unwrap_or_else(|| panic!("{v}: no fix"));
+            assert_eq!((text.as_str(), applicability), (to, how), "{v}");
+        };
+        case("0,8", "0.8", "safe");
+        case(" 0,8 ", " 0.8 ", "safe");
+        case("5e-1", "0.5", "safe");
+        case("1.5", "1.0", "unsafe");
+        case("-1", "0.0", "unsafe");
+        case("80%", "0.8", "unsafe");
+        assert_eq!(fixed("0,8").unwrap().2, "replace `0,8` with `0.8`");
+        // Out of range once written out: no safe fix, the help says what to write.
+        assert_eq!(fixed("5e1"), None);
+        assert_eq!(fixed("high"), None);
+        assert_eq!(fixed(""), None);
+        assert_eq!(fixed("0&#44;8"), None);
+        assert_eq!(fixed("1<!-- -->.5"), None);
     }
 
     #[test]

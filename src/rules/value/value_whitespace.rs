@@ -1,7 +1,7 @@
 //! Rule `value-whitespace`: whitespace around a value, such as a newline before the URL in `<loc>`.
 
 use crate::declare_rule;
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Fix};
 use crate::pipeline::model::{ChildKind, Entry, Field, Sitemap};
 use crate::rule::{Context, Rule};
 use crate::rules::value::{in_range, is_decimal};
@@ -42,12 +42,19 @@ declare_rule! {
     /// </urlset>
     /// ```
     ///
+    /// ## Fix
+    /// A safe fix deletes the whitespace before and after the value: every reader that trims
+    /// already reads the value that remains. No fix where what surrounds the value is not only
+    /// whitespace as written (a character reference such as `&#10;`, a comment between the
+    /// whitespace and the value).
+    ///
     /// ## References
     /// - XML Schema Part 2 §4.3.6 (`whiteSpace` facet: `collapse` for `anyURI`, `date`, `decimal`)
     pub static META = {
         name: "value-whitespace",
         category: Value,
         severity: Warning,
+        fix: Safe,
         summary: "whitespace around a `<loc>`, `<lastmod>` or `<priority>` value",
     }
 }
@@ -108,7 +115,11 @@ impl Rule for Check {
             } else {
                 format!("remove the whitespace {what} the value")
             };
-            cx.report(d.with_help(help));
+            let fix = value
+                .trim_edits(sitemap.source)
+                .filter(|edits| !edits.is_empty())
+                .map(|edits| Fix::safe(format!("remove the whitespace {what} the value"), edits));
+            cx.report(d.with_help(help).with_fix_opt(fix));
         }
     }
 }
@@ -125,5 +136,35 @@ fn valid(field: Field, value: &str) -> bool {
         ),
         Field::Priority => is_decimal(value) && in_range(value),
         Field::Changefreq => true,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::test_fixes::fix_entry;
+
+    #[test]
+    fn the_whitespace_is_deleted_and_nothing_else() {
+        let fixed = |entry: &str| fix_entry(entry, "value-whitespace");
+        let (text, how, message) =
+            fixed("<loc>\n      https://www.example.com/\n    </loc>").unwrap();
+        assert_eq!(text, "<loc>https://www.example.com/</loc>");
+        assert_eq!(how, "safe");
+        assert_eq!(message, "remove the whitespace before and after the value");
+        let (text, ..) =
+            fixed("<loc>https://www.example.com/</loc><priority>0.5\t</priority>").unwrap();
+        assert_eq!(
+            text,
+            "<loc>https://www.example.com/</loc><priority>0.5</priority>"
+        );
+        // CRLF line ends and CDATA around the value.
+        let (text, ..) =
+            fixed("<loc>\r\n  <![CDATA[https://www.example.com/?a=1&b=2]]>\r\n</loc>").unwrap();
+        assert_eq!(
+            text,
+            "<loc><![CDATA[https://www.example.com/?a=1&b=2]]></loc>"
+        );
+        // Whitespace written as a character reference: left alone.
+        assert_eq!(fixed("<loc>&#10;https://www.example.com/</loc>"), None);
     }
 }

@@ -319,6 +319,45 @@ fn parse_full(value: &str, suggest: bool) -> Verdict {
     }
 }
 
+/// A corrected spelling of an invalid value (see [`repair`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Repair {
+    /// The value rewritten as W3C Datetime.
+    pub value: String,
+    /// Whether it says exactly what the original said (separators, padding, an offset's colon,
+    /// a space for `T` before a timezone). `false` when it assumes or drops something: a
+    /// timezone added to a time without one, trailing text or a zone name dropped or read.
+    pub certain: bool,
+}
+
+/// The value an invalid `<lastmod>` (one [`parse`] calls [`Verdict::Invalid`]) most likely
+/// meant, rewritten as acceptable W3C Datetime: the corrected value the help of its first
+/// problem shows. `None` when no correction can be derived (impossible dates, ambiguous or
+/// foreign forms) or the value is not invalid.
+pub fn repair(value: &str) -> Option<Repair> {
+    if value.is_empty() || !value.is_ascii() || parse_plain(value.as_bytes()).is_some() {
+        return None;
+    }
+    let mut scan = Scan::new(value);
+    let raw = scan.run()?;
+    if !scan.fixable || foreign(value).is_some() {
+        return None;
+    }
+    let mut problems = Vec::new();
+    if !scan.check_ranges || range_check(value, &raw, &mut problems) > 0 {
+        return None;
+    }
+    let fixed = render_fix(value, &raw);
+    if fixed == value || !accepted(&fixed) || !matches!(parse(value), Verdict::Invalid(_)) {
+        return None;
+    }
+    let assumed_zone = raw.time.is_some() && raw.tz.is_none();
+    Some(Repair {
+        value: fixed,
+        certain: scan.certain && !assumed_zone,
+    })
+}
+
 /// Whether a corrected value we are about to suggest is acceptable W3C Datetime.
 fn accepted(v: &str) -> bool {
     matches!(

@@ -102,6 +102,9 @@ pub(super) struct Scan<'a> {
     pub(super) fixable: bool,
     /// False when the components could not be identified reliably.
     pub(super) check_ranges: bool,
+    /// False once an issue was found whose correction drops or assumes something the value
+    /// does not say (trailing text, a timezone after a date, a zone name with several meanings).
+    pub(super) certain: bool,
 }
 
 impl<'a> Scan<'a> {
@@ -113,6 +116,7 @@ impl<'a> Scan<'a> {
             issues: Vec::new(),
             fixable: true,
             check_ranges: true,
+            certain: true,
         }
     }
 
@@ -171,6 +175,7 @@ impl<'a> Scan<'a> {
         let time = self.time(day.is_some());
         let tz = self.tz();
         if let (Some(tz), None) = (tz, time) {
+            self.certain = false;
             let tz_text = self.text(tz.start, tz.end);
             let date = self.text(year.start, day.or(month).map_or(year.end, |n| n.end));
             let with_time = format!("{date}T00:00:00{}", tz.render());
@@ -191,6 +196,7 @@ impl<'a> Scan<'a> {
             );
         }
         if self.pos < self.b.len() {
+            self.certain = false;
             let after = if tz.is_some() {
                 "timezone"
             } else if time.is_some() {
@@ -649,6 +655,8 @@ impl<'a> Scan<'a> {
             let (kind, spelled) = if offset == 0 {
                 (TzKind::Utc, "Z".to_owned())
             } else {
+                // `CST` is also China's, `EST` Australia's: the offset is a reading.
+                self.certain = false;
                 (TzKind::Named(offset), fmt_offset(offset))
             };
             self.issue(

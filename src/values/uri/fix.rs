@@ -2,9 +2,9 @@
 
 use std::ops::Range;
 
-use super::chars::percent_encode_char;
+use super::chars::{is_bidi_control, is_invisible, percent_encode_char};
 use super::grammar::{Checker, Finding, Ipv4Issue, Issue, Part};
-use super::ProblemKind;
+use super::{ProblemKind, Repair};
 
 /// What a character flagged as `kind` in `part` becomes in the corrected URL, or `None` when
 /// no correction can be derived.
@@ -112,6 +112,35 @@ pub(super) fn edit(
             (r, ascii)
         }
         _ => return None,
+    })
+}
+
+/// The correction of the finding `f` alone (see [`Repair`]).
+pub(super) fn repair(value: &str, checker: &Checker<'_>, f: &Finding) -> Option<Repair> {
+    if f.issue == Issue::Relative {
+        // Completed with an origin the help only guesses: the caller resolves it against the
+        // sitemap's own URL, if it knows it.
+        return None;
+    }
+    let (range, with) = edit(value, checker, f)?;
+    let text = &value[f.range.clone()];
+    let certain = match f.issue {
+        Issue::Char(Part::Path | Part::Query | Part::Fragment) => match f.kind {
+            // Spaces percent-encoded (not removed at the end, not tabs or line breaks).
+            ProblemKind::Whitespace => text.bytes().all(|b| b == b' ') && !with.is_empty(),
+            // Not `[` `]`: reserved, so `%5B` is not the same URL for every reader.
+            ProblemKind::Quote => true,
+            ProblemKind::InvalidChar => text.is_ascii() && !text.contains(['[', ']']),
+            ProblemKind::NonAscii => !text.chars().any(|c| is_invisible(c) || is_bidi_control(c)),
+            _ => false,
+        },
+        Issue::HostNonAscii => true,
+        _ => false,
+    };
+    Some(Repair {
+        range,
+        with,
+        certain,
     })
 }
 

@@ -1,7 +1,7 @@
 //! Rendering: the message and help text of each finding.
 
 use super::chars::{is_bidi_control, is_invisible, is_iri_char, percent_encoded};
-use super::fix::{suggestion, Fix};
+use super::fix::{repair, suggestion, Fix};
 use super::grammar::{Checker, Finding, Ipv4Issue, Issue, Part};
 use super::{Problem, ProblemKind};
 
@@ -397,6 +397,7 @@ pub(super) fn render(value: &str, checker: &Checker<'_>, f: &Finding) -> Problem
         message,
         help,
         fix: fix.map(|fix| fix.url.clone()),
+        repair: repair(value, checker, f),
     }
 }
 

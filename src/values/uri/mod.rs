@@ -142,6 +142,53 @@ pub struct Problem {
     pub help: Option<String>,
     /// The corrected URL shown in `help`, if any: this problem and every error fixed.
     pub fix: Option<String>,
+    /// The correction of this problem alone, when one can be derived (see [`Repair`]).
+    pub repair: Option<Repair>,
+}
+
+/// The correction of one problem: `range` of the checked value becomes `with`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Repair {
+    pub range: Range<usize>,
+    pub with: String,
+    /// Whether the corrected URL is the one the writer meant, for certain: a space, a
+    /// character not allowed in the path, query or fragment (`"`, `<`, `{`, `|`, …) or a
+    /// non-ASCII character percent-encoded, a non-ASCII host converted to punycode. Other
+    /// corrections are readings: a misspelled scheme, a backslash, a stray `%`, a line break
+    /// removed, a scheme added.
+    pub certain: bool,
+}
+
+impl Repair {
+    /// What a fix made of `repairs` (of problems of `value`, not overlapping) does, in words:
+    /// `replace \` \` with \`%20\``, or the whole URL before and after when there are several.
+    pub fn describe(value: &str, repairs: &[&Repair]) -> String {
+        let clip = |s: &str| -> String {
+            match s.char_indices().nth(80) {
+                Some((at, _)) => format!("{}…", &s[..at]),
+                None => s.to_owned(),
+            }
+        };
+        if let [one] = repairs {
+            let old = value.get(one.range.clone()).unwrap_or("");
+            return match (old.is_empty(), one.with.is_empty()) {
+                (true, _) => format!("insert `{}`", clip(&one.with)),
+                (false, true) => format!("remove `{}`", clip(old)),
+                (false, false) => format!("replace `{}` with `{}`", clip(old), clip(&one.with)),
+            };
+        }
+        let mut sorted: Vec<&&Repair> = repairs.iter().collect();
+        sorted.sort_by_key(|r| (r.range.start, r.range.end));
+        let mut new = String::with_capacity(value.len() + 16);
+        let mut done = 0;
+        for r in sorted {
+            new.push_str(value.get(done..r.range.start).unwrap_or(""));
+            new.push_str(&r.with);
+            done = r.range.end.max(done);
+        }
+        new.push_str(value.get(done..).unwrap_or(""));
+        format!("replace `{}` with `{}`", clip(value), clip(&new))
+    }
 }
 
 /// All problems of `value` (already trimmed of XML whitespace by the caller), in order of
@@ -170,6 +217,7 @@ fn check_full(value: &str, base: Option<&str>) -> Vec<Problem> {
             message: "empty URL".to_owned(),
             help: Some("write the absolute `http` or `https` URL of the page".to_owned()),
             fix: None,
+            repair: None,
         }];
     }
     let mut checker = Checker::new(value);
