@@ -612,7 +612,7 @@ fn max_warnings_exit_zero_and_quiet() {
     assert_eq!(o.status.code(), Some(1));
     assert_eq!(
         stderr(&o),
-        "sitemap-lint: error: 1 warning in 1 file; more warnings than --max-warnings 0 allows\n"
+        "sitemap-lint: error: 1 warning in 1 file; 1 fixable with --fix --unsafe-fixes; more warnings than --max-warnings 0 allows\n"
     );
     let o = run(
         &["check", "--format", "concise", "--max-warnings", "0", warn],
@@ -653,7 +653,11 @@ fn summary_line_goes_to_stderr_in_human_format_only() {
     let d = tempdir("summary");
     let f = write(&d, "bad.xml", BAD.as_bytes());
     let o = run(&["check", "--color", "never", f.to_str().unwrap()], None);
-    assert_eq!(stderr(&o), "sitemap-lint: error: 2 errors in 1 file\n");
+    // The summary counts what --fix can repair (issue 19).
+    assert_eq!(
+        stderr(&o),
+        "sitemap-lint: error: 2 errors in 1 file; 2 fixable with --fix\n"
+    );
     let o = run(&["check", "--format", "concise", f.to_str().unwrap()], None);
     assert_eq!(stderr(&o), "");
 }

@@ -797,7 +797,7 @@ fn output_file_gets_the_report_and_the_terminal_a_summary() {
         assert_eq!(
             err,
             format!(
-                "sitemap-lint: error: 8 errors, 6 warnings in 6 files; report written to {}\n",
+                "sitemap-lint: error: 8 errors, 6 warnings in 6 files; 6 fixable with --fix (3 more with --unsafe-fixes); report written to {}\n",
                 report.display()
             )
         );

@@ -227,6 +227,27 @@ fn cli_report(text: &str) -> serde_json::Value {
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
+/// What `sitemap-lint check --fix -` writes for `text`: the page's "Apply safe fixes" must give
+/// the same document.
+fn cli_fixed(text: &str) -> String {
+    use std::io::Write;
+    let mut child = bin()
+        .args(["check", "--fix", "--isolated", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(text.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    String::from_utf8(out.stdout).unwrap()
+}
+
 fn codes(report: &serde_json::Value) -> Vec<String> {
     report["files"][0]["diagnostics"]
         .as_array()
@@ -245,6 +266,8 @@ fn page_in_chromium() {
     let web = build();
     let broken = cli_report(BROKEN);
     let linked = cli_report(LINKED);
+    let fixed = cli_fixed(BROKEN);
+    assert_ne!(fixed, BROKEN, "the broken sitemap has safe fixes");
     let broken_codes = codes(&broken);
     for code in [
         "loc-invalid",
@@ -265,7 +288,7 @@ fn page_in_chromium() {
         "modules": playwright(),
         "chromium": chromium(),
         "screenshot": screenshot,
-        "broken": {"text": BROKEN, "expected": broken},
+        "broken": {"text": BROKEN, "expected": broken, "fixed": fixed},
         "link": {"text": LINKED, "expected": linked},
         "bench": std::env::var_os("WEB_BENCH_FILE").map(PathBuf::from),
     });

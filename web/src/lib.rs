@@ -4,6 +4,7 @@
 
 #![forbid(unsafe_code)]
 
+use sitemap_lint::fix::{fix_bytes, FixOptions};
 use sitemap_lint::pipeline::input;
 use sitemap_lint::render::{self, Checked as RenderChecked, Format, RenderOptions, Summary};
 use sitemap_lint::{check_bytes, Settings};
@@ -61,4 +62,61 @@ pub fn check_with(name: &str, bytes: Vec<u8>, settings: &Settings) -> Checked {
 #[wasm_bindgen]
 pub fn rules_doc_url() -> String {
     sitemap_lint::docs::RULES_DOC_URL.to_string()
+}
+
+/// The result of [`fix`]: the document with the safe fixes applied, and how many there were.
+#[wasm_bindgen]
+pub struct FixedDocument {
+    text: String,
+    applied: usize,
+    unfixable: String,
+}
+
+#[wasm_bindgen]
+impl FixedDocument {
+    /// The fixed document (decompressed, as UTF-8 text); the input's text when nothing applied.
+    pub fn text(&self) -> String {
+        self.text.clone()
+    }
+
+    /// The fixes applied, over every pass.
+    pub fn applied(&self) -> usize {
+        self.applied
+    }
+
+    /// Why the input cannot be fixed (empty when it can), as `check --fix` says it.
+    pub fn unfixable(&self) -> String {
+        self.unfixable.clone()
+    }
+}
+
+/// Applies the safe fixes to `bytes` as `sitemap-lint check --fix` does (the same passes and
+/// limits), with "now" at `now_ms`: what the page's "Apply safe fixes" button shows.
+#[wasm_bindgen]
+pub fn fix(name: &str, bytes: Vec<u8>, now_ms: f64) -> FixedDocument {
+    let settings = Settings {
+        now: (now_ms / 1000.0).floor() as i64,
+        threads: 1,
+        ..Settings::default()
+    };
+    let decoded = input::decode(bytes, settings.max_size);
+    let fixed = fix_bytes(
+        name,
+        decoded,
+        &settings,
+        FixOptions {
+            unsafe_fixes: false,
+        },
+    );
+    let applied = fixed.applied();
+    let unfixable = fixed.unfixable.clone().unwrap_or_default();
+    let text = match fixed.content {
+        Some(content) => String::from_utf8_lossy(&content).into_owned(),
+        None => fixed.report.source.into_parts().1,
+    };
+    FixedDocument {
+        text,
+        applied,
+        unfixable,
+    }
 }

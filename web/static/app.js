@@ -382,6 +382,46 @@ source.addEventListener("input", () => {
   if (source.value.length <= AUTO_CHECK_MAX) autoTimer = setTimeout(check, 300);
 });
 $("check").addEventListener("click", () => check());
+
+// "Apply safe fixes": the same fixes as `sitemap-lint check --fix`; the fixed text replaces the
+// document (decompressed when it was gzip) and is checked again.
+$("fix").addEventListener("click", async () => {
+  const bytes = currentBytes();
+  const name = checkedName(bytes);
+  const copy = bytes.slice().buffer;
+  const answer = await run({ op: "fix", name, bytes: copy, now: Date.now() }, [copy]);
+  if (answer.error) {
+    worker.terminate();
+    worker = null;
+    sourceNote.textContent = `The fixes failed: ${answer.error}`;
+    return;
+  }
+  if (answer.unfixable) {
+    sourceNote.textContent = `Not fixed: ${answer.unfixable}`;
+    return;
+  }
+  if (answer.applied === 0) {
+    sourceNote.textContent = "Nothing to fix safely.";
+    return;
+  }
+  loaded = null;
+  nameInput.value = name.replace(/\.gz$/i, "");
+  source.value = answer.text;
+  sourceNote.textContent = `${answer.applied === 1 ? "1 fix" : `${answer.applied.toLocaleString("en-US")} fixes`} applied; the document below is the fixed one.`;
+  await check();
+});
+
+// "Download": the document as it stands (the fixed one after "Apply safe fixes").
+$("download").addEventListener("click", () => {
+  const blob = loaded ? new Blob([loaded.bytes]) : new Blob([source.value], { type: "application/xml" });
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(blob);
+  link.download = currentName();
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 0);
+});
 $("file").addEventListener("change", (event) => {
   const file = event.target.files[0];
   if (file) load(file);

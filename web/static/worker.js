@@ -1,10 +1,9 @@
 // Runs the checker (sitemap-lint compiled to WebAssembly) off the page's thread, so that the page
 // stays responsive while a large sitemap is checked.
 //
-// Messages in:  {id, op: "check", name, bytes: ArrayBuffer, now: ms since the epoch}
-// Messages out: {id, json, text, ms} or {id, error}
-// A new operation (the fixes of issue 19, say) is a new `op` here and an export of web/src/lib.rs.
-import init, { check } from "./pkg/sitemap_lint_web.js";
+// Messages in:  {id, op: "check" | "fix", name, bytes: ArrayBuffer, now: ms since the epoch}
+// Messages out: check: {id, json, text, ms}; fix: {id, text, applied, unfixable}; or {id, error}
+import init, { check, fix } from "./pkg/sitemap_lint_web.js";
 
 const ready = init();
 
@@ -12,6 +11,13 @@ self.onmessage = async (event) => {
   const { id, op, name, bytes, now } = event.data;
   try {
     await ready;
+    if (op === "fix") {
+      const fixed = fix(name, new Uint8Array(bytes), now);
+      const answer = { id, text: fixed.text(), applied: fixed.applied(), unfixable: fixed.unfixable() };
+      fixed.free();
+      self.postMessage(answer);
+      return;
+    }
     if (op !== "check") {
       throw new Error(`unknown operation ${op}`);
     }

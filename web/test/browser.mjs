@@ -158,6 +158,14 @@ try {
   compare("shared link", config.broken.text, config.broken.expected, await shown(again));
   facts.shareLinkLength = link.length;
 
+  // "Apply safe fixes": the document becomes what `check --fix -` writes, and is checked again.
+  await checked(page, () => page.click("#fix"));
+  const fixedText = await page.inputValue("#source");
+  if (fixedText !== config.broken.fixed) {
+    fail(`fixed document differs from the CLI's:\n${fixedText}\n--- CLI\n${config.broken.fixed}`);
+  }
+  facts.fixed = await page.textContent("#source-note");
+
   // A `#gz=` link made elsewhere (base64url, unpadded, of the gzip-compressed document).
   const hash = gzipSync(Buffer.from(config.link.text, "utf8")).toString("base64url");
   if (hash.includes("=")) fail("base64url must be unpadded");
