@@ -208,8 +208,8 @@ fn count(n: usize, one: &str, many: &str) -> String {
 }
 
 /// Text quoted in a message: first line only, control characters escaped,
-/// at most [`SNIPPET_CHARS`] characters.
-fn show(s: &str) -> String {
+/// at most [`SNIPPET_CHARS`] characters. The XML stage quotes with it too.
+pub(crate) fn show(s: &str) -> String {
     let line = s.split(['\r', '\n']).next().unwrap_or("");
     let cut = line.len() < s.len();
     let mut out = String::new();

@@ -36,8 +36,6 @@ pub const MAX_XML_ERRORS: usize = 50;
 const REPARSE_BUDGET: usize = 256 * 1024 * 1024;
 /// Re-parses per file at most (each patches at least one error).
 const MAX_ROUNDS: usize = 500;
-/// Characters of offending text quoted in a message.
-const SNIPPET_CHARS: usize = 40;
 
 /// The parser settings used everywhere: DTDs off (see `doctype-not-allowed`).
 pub fn options<'a>() -> ParsingOptions<'a> {

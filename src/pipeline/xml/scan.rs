@@ -5,8 +5,6 @@ use std::ops::Range;
 
 use roxmltree::TextPos;
 
-use super::SNIPPET_CHARS;
-
 /// Byte offset in `text` of a roxmltree position in `text[skip..]`.
 pub(super) fn offset_of(text: &str, skip: usize, pos: TextPos) -> usize {
     let parsed = &text[skip..];
@@ -39,24 +37,7 @@ pub(super) fn char_span(text: &str, at: usize) -> Range<usize> {
     at..at + len
 }
 
-/// Text quoted in a message: first line only, control characters escaped, at most
-/// [`SNIPPET_CHARS`] characters.
-pub(super) fn show(s: &str) -> String {
-    let line = s.split(['\r', '\n']).next().unwrap_or("");
-    let mut out = String::new();
-    let mut chars = line.chars();
-    for c in chars.by_ref().take(SNIPPET_CHARS) {
-        if c.is_control() {
-            out.extend(c.escape_default());
-        } else {
-            out.push(c);
-        }
-    }
-    if line.len() < s.len() || chars.next().is_some() {
-        out.push('…');
-    }
-    out
-}
+pub(super) use crate::pipeline::xml_decl::show;
 
 /// A character as it reads in a message: itself, or escaped when it is invisible.
 pub(super) fn show_char(c: char) -> String {
