@@ -27,9 +27,14 @@ pub fn private_host(host: &str) -> Option<&'static str> {
 }
 
 fn name_reason(name: &str) -> Option<&'static str> {
-    let name = name.strip_suffix('.').unwrap_or(name).to_ascii_lowercase();
-    let ends =
-        |suffix: &str| name == suffix[1..] || (name.len() > suffix.len() && name.ends_with(suffix));
+    // Compared without case and without a lowercase copy: every `<loc>` host comes here.
+    let name = name.strip_suffix('.').unwrap_or(name).as_bytes();
+    let ends = |suffix: &str| {
+        let suffix = suffix.as_bytes();
+        name.eq_ignore_ascii_case(&suffix[1..])
+            || (name.len() > suffix.len()
+                && name[name.len() - suffix.len()..].eq_ignore_ascii_case(suffix))
+    };
     if ends(".localhost") {
         Some("`localhost` is the machine the sitemap was built on")
     } else if ends(".local") {

@@ -966,6 +966,13 @@ impl<'a> Entry<'a> {
     }
 }
 
+/// Where the last `</` of `s` starts (`s.rfind("</")`, without building a substring searcher for
+/// every value: the end tag is a few bytes from the end).
+fn last_end_tag(s: &str) -> Option<usize> {
+    let b = s.as_bytes();
+    memchr::memrchr_iter(b'<', b).find(|&p| b.get(p + 1) == Some(&b'/'))
+}
+
 /// Collects the text of a value element: its direct text children. Misplaced child elements (reported
 /// by `unexpected-child-element`) are read the way they were most likely meant, so that one mistake
 /// gives one error: when the value is only inside them (`<loc><a>https://…</a></loc>`) their text is
@@ -1015,7 +1022,7 @@ pub fn build_value<'a>(element: Element<'a>, base: usize, source: &'a str) -> Va
             let end_tag = || {
                 source
                     .get(element.span.clone())
-                    .and_then(|s| s.rfind("</"))
+                    .and_then(last_end_tag)
                     .map(|p| element.span.start + p)
                     .filter(|&p| p >= r.end + base)
             };

@@ -58,12 +58,6 @@ impl Rule for Check {
         let Some(value) = entry.value(Field::Loc) else {
             return;
         };
-        let all: Vec<&Problem> = value
-            .url_problems()
-            .iter()
-            .filter(|p| p.kind == ProblemKind::NonAscii)
-            .collect();
-        let fix = url_fix(sitemap.source, value, &all, cx.settings.max_url_length);
         let Some((d, first, several)) = super::problems_of_kind(
             &META,
             sitemap,
@@ -73,6 +67,13 @@ impl Rule for Check {
         ) else {
             return;
         };
+        // Built only for a finding: a clean URL pays nothing for it.
+        let all: Vec<&Problem> = value
+            .url_problems()
+            .iter()
+            .filter(|p| p.kind == ProblemKind::NonAscii)
+            .collect();
+        let fix = url_fix(sitemap.source, value, &all, cx.settings.max_url_length);
         // The help of the first problem speaks of it alone; with more, it speaks of them all.
         let help = match &first.fix {
             Some(url) if several && !is_host(value.trimmed(), first) => {
