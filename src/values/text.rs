@@ -152,6 +152,11 @@ pub fn template_placeholders(text: &str, max: usize) -> Vec<std::ops::Range<usiz
         ("<?", "?>"),
     ];
     let mut found = Vec::new();
+    // Every opener starts with one of these: most values (every clean URL) have none, and are
+    // passed over in one scan instead of five substring searches.
+    if memchr::memchr3(b'{', b'$', b'<', text.as_bytes()).is_none() {
+        return found;
+    }
     // The next position of each opener at or after `from` (None: no more).
     let mut next: [Option<usize>; 5] = TEMPLATES.map(|(open, _)| text.find(open));
     while found.len() < max {

@@ -158,6 +158,11 @@ pub(crate) fn check(graph: &Graph<'_>, index: &Index, cx: &mut Context<'_>) {
                 if q == p {
                     continue;
                 }
+                // Usually the page gives itself one code, the one used here: found without
+                // gathering its codes (a set per page).
+                if mine.clone().any(|m| m.code == theirs.code) {
+                    continue;
+                }
                 // The codes a page gives itself, gathered once per page: comparing every code
                 // of P's links to Q with every code Q gives itself would be quadratic when both
                 // repeat (400,000 times each).

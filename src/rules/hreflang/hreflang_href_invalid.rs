@@ -90,8 +90,10 @@ impl Rule for Check {
         let mut clean = [""; CLEAN_REMEMBERED];
         let mut remembered = 0;
         for link in links::links(entry) {
-            let name = crate::diagnostic::shown(link.element.qualified_name(source));
+            // Named only in a finding.
+            let name = || crate::diagnostic::shown(link.element.qualified_name(source));
             let Some(href) = &link.href() else {
+                let name = name();
                 cx.report(
                     Diagnostic::new(
                         &META,
@@ -183,6 +185,7 @@ impl Rule for Check {
                 let message = Repair::describe(value, &[repair]);
                 Some(Fix::safe_if(repair.certain, message, vec![edit]))
             });
+            let name = name();
             cx.report(
                 Diagnostic::new(
                     &META,

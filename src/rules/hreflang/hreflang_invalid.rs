@@ -102,7 +102,6 @@ impl Rule for Check {
         }
         let source = sitemap.source;
         for link in links::links(entry) {
-            let name = crate::diagnostic::shown(link.element.qualified_name(source));
             let Some(attr) = &link.hreflang() else {
                 // A separate mobile URL (`media`) has no language; an app link is reported by
                 // `hreflang-href-invalid`, and a link that is not an alternate (`amphtml`) by
@@ -112,6 +111,7 @@ impl Rule for Check {
                     .rel()
                     .is_some_and(|r| !r.value.trim().eq_ignore_ascii_case("alternate"));
                 if link.media().is_none() && !app && !other_rel {
+                    let name = crate::diagnostic::shown(link.element.qualified_name(source));
                     cx.report(
                         Diagnostic::new(
                             &META,

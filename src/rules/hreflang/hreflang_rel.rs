@@ -64,21 +64,26 @@ impl Rule for Check {
         }
         let source = sitemap.source;
         for link in links::links(entry) {
-            let name = crate::diagnostic::shown(link.element.qualified_name(source));
+            // Named only in a finding.
+            let name = || crate::diagnostic::shown(link.element.qualified_name(source));
             match &link.rel() {
-                None => cx.report(
-                    Diagnostic::new(
-                        &META,
-                        link.element.name_span.clone(),
-                        format!("`<{name}>` has no `rel` attribute"),
+                None => {
+                    let name = name();
+                    cx.report(
+                        Diagnostic::new(
+                            &META,
+                            link.element.name_span.clone(),
+                            format!("`<{name}>` has no `rel` attribute"),
+                        )
+                        .with_label("`rel=\"alternate\"` is missing")
+                        .with_help(format!(
+                            "add `rel=\"alternate\"`: `<{name} rel=\"alternate\" …/>`"
+                        )),
                     )
-                    .with_label("`rel=\"alternate\"` is missing")
-                    .with_help(format!(
-                        "add `rel=\"alternate\"`: `<{name} rel=\"alternate\" …/>`"
-                    )),
-                ),
+                }
                 Some(rel) if rel.value.trim().eq_ignore_ascii_case("alternate") => {}
                 Some(rel) => {
+                    let name = name();
                     let v = rel.value.trim();
                     let help = match v.to_ascii_lowercase().as_str() {
                         "amphtml" => "sitemaps do not announce AMP versions: link the AMP page from the page's HTML (`<link rel=\"amphtml\">`) and remove this element".to_owned(),
