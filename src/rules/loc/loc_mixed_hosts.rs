@@ -107,9 +107,10 @@ impl<'a> Collector<'a> for Hosts<'a> {
             return;
         };
         let host = &value[parts.host.clone()];
-        let span = loc.source_range_in_trimmed(sitemap.source, parts.host.clone());
+        // Located only for the first host and for a finding.
+        let span = || loc.source_range_in_trimmed(sitemap.source, parts.host.clone());
         let scheme = &value[parts.scheme.clone()];
-        let scheme_span = loc.source_range_in_trimmed(sitemap.source, parts.scheme.clone());
+        let scheme_span = || loc.source_range_in_trimmed(sitemap.source, parts.scheme.clone());
         let what = if sitemap.kind == Kind::Index {
             "index"
         } else {
@@ -117,6 +118,7 @@ impl<'a> Collector<'a> for Hosts<'a> {
         };
         let Some((first, first_span)) = &self.first else {
             // Keep the host as the source spells it (a borrowed slice, no allocation).
+            let (span, scheme_span) = (span(), scheme_span());
             if let (Some(text), Some(scheme_text)) = (
                 sitemap.source.get(span.clone()),
                 sitemap.source.get(scheme_span.clone()),
@@ -137,7 +139,7 @@ impl<'a> Collector<'a> for Hosts<'a> {
                     cx.report(
                         Diagnostic::new(
                             &META,
-                            scheme_span,
+                            scheme_span(),
                             format!(
                                 "`{scheme}` and `{first_scheme}` URLs of `{first}` in one {what}"
                             ),
@@ -158,7 +160,7 @@ impl<'a> Collector<'a> for Hosts<'a> {
         cx.report(
             Diagnostic::new(
                 &META,
-                span,
+                span(),
                 format!("a second host in one {what}: `{host}` after `{first}`"),
             )
             .with_label("another host")

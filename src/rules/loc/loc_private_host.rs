@@ -57,6 +57,9 @@ declare_rule! {
 impl Rule for Check {
     fn check_entry(&self, sitemap: &Sitemap<'_>, entry: &Entry<'_>, cx: &mut Context<'_>) {
         let source = sitemap.source;
+        // The last host found public: the alternates of an entry usually share one host, judged
+        // once.
+        let mut public: Option<&str> = None;
         // A malformed URL is `loc-invalid`'s (its host may be no host at all).
         if let Some(value) = entry
             .value(Field::Loc)
@@ -73,6 +76,8 @@ impl Rule for Check {
                         reason,
                         "`<loc>`",
                     ));
+                } else {
+                    public = Some(&url[parts.host.clone()]);
                 }
             }
         }
@@ -96,9 +101,14 @@ impl Rule for Check {
                 continue;
             }
             let host = parts.host;
+            if public == Some(&value[host.clone()]) {
+                continue;
+            }
             if let Some(reason) = private_host(&value[host.clone()]) {
                 let span = href.source_range(source, lead + host.start..lead + host.end);
                 cx.report(diagnostic(span, &value[host], reason, "the alternate"));
+            } else {
+                public = Some(&value[host]);
             }
         }
     }
