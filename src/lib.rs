@@ -72,6 +72,10 @@ pub struct Settings {
     /// The robots.txt the `<loc>`s are checked against (`robots-blocked`): `--robots`, or the
     /// site's own when a live site is checked. `None`: not checked.
     pub robots: Option<std::sync::Arc<values::robots::Robots>>,
+    /// The host a live run fetched this file from when `--allow-private-hosts` let it reach a
+    /// private one (a staging or development server): `loc-private-host` does not report URLs
+    /// on the site's own host then, only on other private hosts. `None` for files on disk.
+    pub own_private_host: Option<String>,
     /// Fixes are wanted (`--fix`, `--diff`): diagnostics with a fix beyond the per-rule report
     /// cap are kept for their fix, marked [`Diagnostic::is_beyond_cap`] (see [`fix`]).
     pub fixing: bool,
@@ -95,6 +99,7 @@ impl Default for Settings {
             },
             split_min: pipeline::split::DEFAULT_SPLIT_MIN,
             robots: None,
+            own_private_host: None,
             fixing: false,
         }
     }

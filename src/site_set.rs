@@ -532,6 +532,33 @@ impl<'s> SetCheck<'s> {
             *k = Some(summary.kind);
         }
         self.children(i, summary, &mut out);
+        self.duplicates_with_severities(i, summary, settings, out)
+    }
+
+    /// A file that joins the set while the run goes on (a fetched sitemap, named by its URL;
+    /// called in output order like [`SetCheck::file`]): the URLs it repeats from earlier files
+    /// of the run. An index's children are the live check's to follow and report, not this.
+    pub fn fetched(
+        &mut self,
+        name: String,
+        summary: &FileSummary,
+        settings: &Settings,
+    ) -> Vec<Diagnostic> {
+        let i = self.names.len();
+        self.names.push(name);
+        self.paths.push(None);
+        self.kinds.push(Some(summary.kind));
+        self.duplicates_with_severities(i, summary, settings, Vec::new())
+    }
+
+    /// `out` and the URLs of file `i` already listed in an earlier file, severities applied.
+    fn duplicates_with_severities(
+        &mut self,
+        i: usize,
+        summary: &FileSummary,
+        settings: &Settings,
+        mut out: Vec<Diagnostic>,
+    ) -> Vec<Diagnostic> {
         if settings.severity_of(&duplicate_loc::META).is_some() {
             self.duplicates(i, summary, &mut out);
         }

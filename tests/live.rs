@@ -243,9 +243,19 @@ fn every_problem_of_a_served_site_is_reported_where_its_url_came_from() {
 
     let double = findings(&report, &server.url("/double.xml.gz"));
     assert!(has(&double, "gzip-invalid", 1), "{double:?}");
-    let ce = findings(&report, &server.url("/ce.xml"));
-    assert!(ce.is_empty(), "{ce:?}");
-    assert!(findings(&report, &server.url("/octet.xml")).is_empty());
+    // The fetched files are one set: `/page-ok`, listed first in /pages.xml, is listed again.
+    for path in ["/octet.xml", "/ce.xml"] {
+        assert_eq!(
+            findings(&report, &server.url(path)),
+            [("duplicate-loc".to_owned(), 3)],
+            "{path}"
+        );
+        assert!(
+            message_of(&report, &server.url(path), "duplicate-loc")
+                .contains(&server.url("/pages.xml")),
+            "{path}"
+        );
+    }
 
     // Politeness and manners, from the server's log.
     let log = server.log();
@@ -602,4 +612,126 @@ fn robots_flag_checks_files_on_disk_offline() {
         label.contains("`Disallow: /drafts/`") && label.contains("line 2"),
         "{label}"
     );
+}
+
+/// A body served with `Content-Encoding: gzip` that does not decompress (plain text, a
+/// truncated stream, garbage): `http-status` where its URL came from (the server's answer
+/// cannot be read, as a browser's `ERR_CONTENT_DECODING_FAILED`), never a panic or a hang.
+#[test]
+fn a_corrupt_content_encoding_is_reported_where_the_url_came_from() {
+    let xml = urlset(&["/a"]);
+    let gz = support::gzip(xml.as_bytes());
+    let truncated = gz[..gz.len() / 2].to_vec();
+    let mut garbage = gz;
+    garbage[12] ^= 0xff;
+    garbage[20] ^= 0xff;
+    let ce = |body: Vec<u8>| Reply::xml(body).header("Content-Encoding", "gzip");
+    let server = Server::start(vec![
+        (
+            "/index.xml",
+            vec![Reply::xml(index(&["/plain.xml", "/cut.xml", "/ok.xml"]))],
+        ),
+        ("/plain.xml", vec![ce(xml.clone().into_bytes())]),
+        ("/cut.xml", vec![ce(truncated)]),
+        (
+            "/ok.xml",
+            vec![Reply::xml(xml.clone())
+                .gzipped(1)
+                .header("Content-Encoding", "gzip")],
+        ),
+        ("/bad.xml", vec![ce(garbage)]),
+    ]);
+    let t = Instant::now();
+    let (report, code, stderr) = check(&[&server.url("/index.xml"), &server.url("/bad.xml")]);
+    assert!(t.elapsed() < Duration::from_secs(20), "{:?}", t.elapsed());
+    assert_eq!(code, 1, "errors, not a crash: {stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    let idx = server.url("/index.xml");
+    assert_eq!(
+        findings(&report, &idx),
+        [("http-status".to_owned(), 3), ("http-status".to_owned(), 4)],
+        "at the children's <loc>s"
+    );
+    assert!(
+        message_of(&report, &idx, "http-status").contains("Content-Encoding: gzip"),
+        "{report:#}"
+    );
+    assert_eq!(
+        findings(&report, &server.url("/bad.xml")),
+        [("http-status".to_owned(), 1)],
+        "at 1:1 of the argument's report"
+    );
+    let ok = findings(&report, &server.url("/ok.xml"));
+    assert!(ok.is_empty(), "{ok:?}");
+    // A corrupt body is not checked as if it were the sitemap.
+    let paths: Vec<&str> = report["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|f| f["path"].as_str())
+        .collect();
+    assert!(
+        !paths.contains(&server.url("/plain.xml").as_str()),
+        "{paths:?}"
+    );
+}
+
+/// `--allow-private-hosts` checks a staging or development server: `loc-private-host` does not
+/// report the URLs on the host the sitemap came from, and still reports other private hosts.
+#[test]
+fn loc_private_host_spares_the_checked_servers_own_host() {
+    let sitemap = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n\
+<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\" xmlns:xhtml=\"http://www.w3.org/1999/xhtml\">\n\
+  <url><loc>{base}/a</loc><xhtml:link rel=\"alternate\" hreflang=\"de\" href=\"{base}/de/a\"/><xhtml:link rel=\"alternate\" hreflang=\"en\" href=\"{base}/a\"/></url>\n\
+  <url><loc>http://localhost:1313/b</loc></url>\n\
+  <url><loc>http://10.0.0.5/c</loc><xhtml:link rel=\"alternate\" hreflang=\"fr\" href=\"http://192.168.1.9/fr/c\"/><xhtml:link rel=\"alternate\" hreflang=\"en\" href=\"http://10.0.0.5/c\"/></url>\n\
+</urlset>\n";
+    let server = Server::start(vec![
+        ("/index.xml", vec![Reply::xml(index(&["/s.xml"]))]),
+        ("/s.xml", vec![Reply::xml(sitemap)]),
+    ]);
+    let out = support::run_cmd(
+        support::bin(),
+        &[
+            "check",
+            "--format",
+            "json",
+            "--isolated",
+            "--allow-private-hosts",
+            "--allow",
+            "loc-outside-scope",
+            &server.url("/index.xml"),
+        ],
+        None,
+    );
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let private = |path: &str| -> Vec<u64> {
+        findings(&report, &server.url(path))
+            .into_iter()
+            .filter(|(c, _)| c == "loc-private-host")
+            .map(|(_, l)| l)
+            .collect()
+    };
+    assert!(private("/index.xml").is_empty(), "{report:#}");
+    // Lines 4 and 5: `localhost` and two other private addresses; none on line 3.
+    assert_eq!(private("/s.xml"), [4, 5, 5, 5], "{report:#}");
+    assert_eq!(out.status.code(), Some(1), "{}", support::stderr(&out));
+
+    // The same file on disk: every private host is reported, the server's own too.
+    let dir = support::TempDir::new("own-private-host");
+    let file = dir.path().join("s.xml");
+    std::fs::write(&file, sitemap.replace("{base}", &server.url(""))).unwrap();
+    let out = support::run_cmd(
+        support::bin(),
+        &[
+            "check",
+            "--format",
+            "concise",
+            "--isolated",
+            file.to_str().unwrap(),
+        ],
+        None,
+    );
+    let text = support::stdout(&out);
+    assert_eq!(text.matches("[loc-private-host]").count(), 7, "{text}");
 }

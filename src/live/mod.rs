@@ -30,6 +30,7 @@ use crate::rules::http::{
     http_content_type, http_redirect, http_status, robots_sitemap_line, sitemap_is_html, Fetched,
 };
 use crate::rules::site::index_child;
+use crate::site_set::{SetCheck, Site};
 use crate::values::html::looks_like_html;
 use crate::values::robots::{split_origin, Robots};
 use crate::Settings;
@@ -42,6 +43,13 @@ pub const MAX_CHILDREN: usize = 50_000;
 /// Connections to one host at most, for every request of a run.
 pub const MAX_CONNECTIONS_PER_HOST: usize = 4;
 
+/// Bodies at least this large (content coding undone) are *large*: at most
+/// [`LARGE_IN_FLIGHT`] of them are checked at once, as for files on disk.
+const LARGE_BODY: usize = 8 << 20;
+
+/// Large bodies checked at once.
+const LARGE_IN_FLIGHT: usize = 2;
+
 /// The options of a live run.
 #[derive(Debug, Clone)]
 pub struct Options {
@@ -53,7 +61,8 @@ pub struct Options {
     pub seed: u64,
     /// Page requests per second per host at most (`--max-rps`).
     pub max_rps: f64,
-    /// Threads that fetch and check at once.
+    /// Fetched files checked at once (`--jobs`); up to [`MAX_CONNECTIONS_PER_HOST`] are fetched
+    /// at once whatever it says, a fetched body waiting for its turn to be checked.
     pub jobs: usize,
 }
 
@@ -100,6 +109,11 @@ pub struct Run<'a> {
     robots: Mutex<HashMap<String, RobotsCell>>,
     refused: Mutex<Vec<String>>,
     progress: &'a (dyn Fn(&str) + Sync),
+    /// Checks at once: `--jobs`. Fetching waits on the network and checking on a core, so
+    /// more children are fetched at once than checked, and memory follows the checks.
+    checks: exec::Permits,
+    /// Large bodies checked at once ([`LARGE_BODY`]).
+    large: exec::Permits,
 }
 
 /// Checks the URLs given as arguments; each report is handed to `emit` as soon as it is
@@ -119,10 +133,21 @@ pub fn check(
         robots: Mutex::new(HashMap::new()),
         refused: Mutex::new(Vec::new()),
         progress,
+        checks: exec::Permits::new(options.jobs.max(1)),
+        large: exec::Permits::new(LARGE_IN_FLIGHT),
     };
     let mut files = 0;
-    let mut counted = |c: Checked| {
+    // The fetched sitemaps are one set, as the files of a run on disk are: a URL listed again
+    // in a later file is `duplicate-loc` there (reports come out in a fixed order).
+    let site = Site::default();
+    let mut set = SetCheck::new(&site, Vec::new(), Vec::new());
+    let mut counted = |mut c: Checked| {
         files += 1;
+        let found = set.fetched(c.report.source.name().to_owned(), &c.report.site, settings);
+        if !found.is_empty() {
+            c.report.diagnostics.extend(found);
+            c.report = resort(c.report, settings);
+        }
         emit(c)
     };
     for url in urls {
@@ -270,7 +295,7 @@ impl Run<'_> {
         follow: bool,
         emit: &mut dyn FnMut(Checked) -> io::Result<()>,
     ) -> io::Result<Vec<Diagnostic>> {
-        let (found, checked) = self.fetch_and_check(url, &from, follow);
+        let (found, checked) = self.fetch_and_check(url, &from);
         let Some(mut checked) = checked else {
             return Ok(match from {
                 Whence::Argument => {
@@ -299,13 +324,9 @@ impl Run<'_> {
     }
 
     /// Fetches `url` and checks what came: the findings about fetching it (spanned for `from`)
-    /// and, when it could be checked, its report. Does not follow an index's children.
-    fn fetch_and_check(
-        &self,
-        url: &str,
-        from: &Whence,
-        collect: bool,
-    ) -> (Vec<Diagnostic>, Option<Checked>) {
+    /// and, when it could be checked, its report, with its `<loc>`s collected (for the set's
+    /// `duplicate-loc` and an index's children). Does not follow an index's children.
+    fn fetch_and_check(&self, url: &str, from: &Whence) -> (Vec<Diagnostic>, Option<Checked>) {
         let span = match from {
             Whence::Argument => 0..0,
             Whence::At(span) => span.clone(),
@@ -351,13 +372,7 @@ impl Run<'_> {
             return (found, None);
         }
         if let Some(problem) = &answer.coding_problem {
-            let problem = format!("its `Content-Encoding: gzip` body is corrupt ({problem})");
-            found.push(http_status::unreachable(
-                span,
-                Fetched::Sitemap,
-                url,
-                &problem,
-            ));
+            found.push(http_status::undecodable(span, url, problem));
             return (found, None);
         }
         if !declared
@@ -387,9 +402,17 @@ impl Run<'_> {
             return (found, None);
         }
         let origin = split_origin(&final_url).map(|(o, _)| o);
+        let own_private_host = if self.options.limits.allow_private {
+            url::Url::parse(&final_url)
+                .ok()
+                .and_then(|u| u.host_str().map(str::to_owned))
+        } else {
+            None
+        };
         let settings = Settings {
+            own_private_host,
             sitemap_url: Some(final_url),
-            collect_set: collect,
+            collect_set: true,
             collect_pages: self.options.check_urls,
             robots: self
                 .settings
@@ -399,7 +422,11 @@ impl Run<'_> {
             ..self.settings.clone()
         };
         let compressed = bytes.gzip;
-        let mut report = check_fetched(url, bytes, declared_text, &settings);
+        let mut report = {
+            let _large = (bytes.data.len() >= LARGE_BODY).then(|| self.large.take());
+            let _turn = self.checks.take();
+            check_fetched(url, bytes, declared_text, &settings)
+        };
         if self.options.check_urls && report.site.kind == Kind::UrlSet {
             let pages = std::mem::take(&mut report.site.pages);
             let mut page_findings = pages::check(self, &pages);
@@ -408,8 +435,9 @@ impl Run<'_> {
         (found, Some(Checked { report, compressed }))
     }
 
-    /// An index's children: fetched and checked on the run's threads, their reports emitted in
-    /// order; returns the findings for the index (fetch problems, nested indexes).
+    /// An index's children: fetched on [`MAX_CONNECTIONS_PER_HOST`] threads (or `--jobs`, if
+    /// more), checked at most `--jobs` at once, their reports emitted in order; returns the
+    /// findings for the index (fetch problems, nested indexes).
     fn children(
         &self,
         children: &[(String, Range<usize>)],
@@ -423,7 +451,7 @@ impl Run<'_> {
             jobs,
             |i| {
                 let (url, span) = &children[i];
-                Ok(self.fetch_and_check(url, &Whence::At(span.clone()), false))
+                Ok(self.fetch_and_check(url, &Whence::At(span.clone())))
             },
             |r| match r {
                 Ok((_, Some(c))) => c.report.source.text().len(),
@@ -544,3 +572,184 @@ pub fn limits(
 }
 
 pub use fetch::user_agent;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pipeline::fetch::stand_ins;
+    use std::io::{BufRead, BufReader, Write};
+    use std::net::{SocketAddr, TcpListener, TcpStream};
+    use std::time::{Duration, Instant};
+
+    /// Stops the server of [`serve`] when the client is done, even when it panicked.
+    struct Stop(SocketAddr);
+
+    impl Drop for Stop {
+        fn drop(&mut self) {
+            if let Ok(mut s) = TcpStream::connect(self.0) {
+                let _ = s.write_all(b"GET /stop HTTP/1.1\r\n\r\n");
+            }
+        }
+    }
+
+    /// Serves `routes` (path → status, `Location`, body; anything else 404) on loopback, one
+    /// request per connection, standing in for a public host, while `client(base)` runs;
+    /// returns what `client` returned and the paths requested.
+    fn serve<T: Send>(
+        routes: &[(&str, u16, &str, &str)],
+        client: impl Fn(&str) -> T + Sync,
+    ) -> (T, Vec<String>) {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = listener.local_addr().unwrap();
+        stand_ins::add(addr);
+        let base = format!("http://{addr}");
+        let out = Mutex::new(None);
+        let log = Mutex::new(Vec::new());
+        let served = exec::all(vec![true, false], 2, |server| {
+            if !server {
+                let _stop = Stop(addr);
+                *out.lock().unwrap() = Some(client(&base));
+                return true;
+            }
+            for stream in listener.incoming() {
+                let Ok(mut stream) = stream else { continue };
+                let _ = stream.set_read_timeout(Some(Duration::from_secs(5)));
+                let mut line = String::new();
+                let _ = BufReader::new(&stream).read_line(&mut line);
+                let path = line.split_whitespace().nth(1).unwrap_or("").to_owned();
+                if path == "/stop" {
+                    return true;
+                }
+                log.lock().unwrap().push(path.clone());
+                let (status, location, body) = routes
+                    .iter()
+                    .find(|r| r.0 == path)
+                    .map_or((404, "", ""), |r| (r.1, r.2, r.3));
+                let body = body.replace("{base}", &base);
+                let location = location
+                    .replace("{base}", &base)
+                    .replace("{port}", &addr.port().to_string());
+                let mut head = format!(
+                    "HTTP/1.1 {status} X\r\nContent-Type: application/xml\r\nContent-Length: {}\r\nConnection: close\r\n",
+                    body.len()
+                );
+                if !location.is_empty() {
+                    head.push_str(&format!("Location: {location}\r\n"));
+                }
+                let _ = stream.write_all(format!("{head}\r\n{body}").as_bytes());
+            }
+            true
+        });
+        assert!(served);
+        let out = out.into_inner().unwrap().expect("the client ran");
+        (out, log.into_inner().unwrap())
+    }
+
+    const URLSET: &str = "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\"><url><loc>https://www.example.com/</loc></url></urlset>";
+
+    fn limits() -> Limits {
+        super::limits(
+            Duration::from_secs(2),
+            Duration::from_secs(5),
+            Instant::now() + Duration::from_secs(30),
+            crate::pipeline::input::MAX_UNCOMPRESSED,
+            false,
+        )
+    }
+
+    /// A public host that redirects to a private address: refused before connecting, for an
+    /// argument and for an index's child, and the run says so (the CLI exits 2).
+    #[test]
+    fn a_redirect_from_a_public_host_to_a_private_address_is_refused() {
+        let index = "<sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\
+                     <sitemap><loc>{base}/s.xml</loc></sitemap>\
+                     <sitemap><loc>{base}/to-private</loc></sitemap></sitemapindex>";
+        let routes = [
+            ("/s.xml", 200, "", URLSET),
+            ("/index.xml", 200, "", index),
+            ("/to-private", 302, "http://10.1.2.3/sitemap.xml", ""),
+            (
+                "/to-metadata",
+                301,
+                "http://169.254.169.254/latest/meta-data/",
+                "",
+            ),
+            ("/to-loopback", 307, "http://127.0.0.2:{port}/s.xml", ""),
+            ("/to-v6", 308, "http://[::1]:{port}/s.xml", ""),
+        ];
+        let ((direct, outcome, reports), log) = serve(&routes, |base| {
+            let fetcher = Fetcher::new(limits());
+            let direct: Vec<_> = [
+                "/s.xml",
+                "/to-private",
+                "/to-metadata",
+                "/to-loopback",
+                "/to-v6",
+            ]
+            .iter()
+            .map(|p| fetcher.fetch(&format!("{base}{p}"), Want::Whole, &fetch::Unpaced))
+            .collect();
+            let options = Options {
+                limits: limits(),
+                check_urls: false,
+                sample: None,
+                seed: 0,
+                max_rps: 5.0,
+                jobs: 1,
+            };
+            let mut reports = Vec::new();
+            let outcome = check(
+                &[format!("{base}/index.xml"), format!("{base}/to-v6")],
+                &options,
+                &Settings::default(),
+                &|_| {},
+                &mut |c| {
+                    reports.push(c.report);
+                    Ok(())
+                },
+            )
+            .unwrap();
+            (direct, outcome, reports)
+        });
+        // The stand-in for a public host answers.
+        assert!(
+            matches!(&direct[0], Ok(a) if a.status == 200),
+            "{:?}",
+            direct[0]
+        );
+        for (result, target) in direct[1..].iter().zip([
+            "http://10.1.2.3/sitemap.xml",
+            "http://169.254.169.254/latest/meta-data/",
+            "http://127.0.0.2:",
+            "http://[::1]:",
+        ]) {
+            match result {
+                Err(Failure::Refused { url, reason }) => {
+                    assert!(url.starts_with(target), "{url}");
+                    assert!(reason.contains("--allow-private-hosts"), "{reason}");
+                }
+                other => panic!("{target}: not refused: {other:?}"),
+            }
+        }
+        // The run: the child and the argument that redirect are refused, the rest is checked.
+        assert_eq!(outcome.refused.len(), 2, "{:?}", outcome.refused);
+        assert!(
+            outcome.refused[0].contains("10.1.2.3"),
+            "{:?}",
+            outcome.refused
+        );
+        assert!(
+            outcome.refused[1].contains("[::1]"),
+            "{:?}",
+            outcome.refused
+        );
+        let names: Vec<&str> = reports.iter().map(|r| r.source.name()).collect();
+        assert!(names.iter().any(|n| n.ends_with("/s.xml")), "{names:?}");
+        // Nothing was requested of the private addresses (the stand-in is the only server).
+        assert!(
+            log.iter()
+                .all(|p| !p.contains("meta-data") && p != "/sitemap.xml"),
+            "{log:?}"
+        );
+    }
+}

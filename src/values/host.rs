@@ -48,6 +48,17 @@ fn name_reason(name: &str) -> Option<&'static str> {
     }
 }
 
+/// Whether two URL hosts as written name the same host, read as [`private_host`] reads them
+/// (case, a trailing dot, percent-escapes, IDNA, numeric IPv4 forms): `LocalHost.` is
+/// `localhost`, `2130706433` is `127.0.0.1`, `[0:0::1]` is `[::1]`.
+pub fn same_host(a: &str, b: &str) -> bool {
+    let read = |h: &str| {
+        let h = h.strip_suffix('.').unwrap_or(h);
+        url::Host::parse(h).ok()
+    };
+    a.eq_ignore_ascii_case(b) || read(a).is_some_and(|x| Some(x) == read(b))
+}
+
 /// Why an address a host resolved to cannot be reached from the public internet (loopback,
 /// private, link-local, unspecified), if it cannot: what `--allow-private-hosts` allows.
 pub fn private_ip(ip: std::net::IpAddr) -> Option<&'static str> {
@@ -92,6 +103,25 @@ fn ipv6_reason(a: Ipv6Addr) -> Option<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn same_hosts_are_read_as_crawlers_read_them() {
+        for (a, b) in [
+            ("localhost", "LocalHost."),
+            ("127.0.0.1", "2130706433"),
+            ("[::1]", "[0:0::1]"),
+            ("Staging.Internal", "staging.internal"),
+        ] {
+            assert!(same_host(a, b), "{a} {b}");
+        }
+        for (a, b) in [
+            ("localhost", "app.localhost"),
+            ("127.0.0.1", "127.0.0.2"),
+            ("10.0.0.5", "192.168.0.5"),
+        ] {
+            assert!(!same_host(a, b), "{a} {b}");
+        }
+    }
 
     #[test]
     fn private_hosts_are_found() {

@@ -12,7 +12,9 @@ declare_rule! {
     /// Reports a robots.txt, a sitemap or a child of a sitemap index, fetched by
     /// `sitemap-lint check https://…`, whose answer (after following up to 5 redirects) is not
     /// `200 OK`, or that could not be fetched at all: no such host, connection refused, a
-    /// timeout, a body larger than 50 MiB, too many redirects or a redirect loop, a TLS failure.
+    /// timeout, a body larger than 50 MiB, too many redirects or a redirect loop, a TLS failure,
+    /// or a `Content-Encoding: gzip` body that does not decompress (not gzip at all, cut off,
+    /// or corrupt: a browser shows `ERR_CONTENT_DECODING_FAILED`).
     /// The finding is placed where the URL came from: the `<loc>` of the parent index, the
     /// robots.txt `Sitemap:` line, or line 1 of the URL's own report for a URL given on the
     /// command line. A robots.txt answering 4xx is a warning only: Google then crawls as if
@@ -111,4 +113,19 @@ pub fn unreachable(span: Range<usize>, what: Fetched, url: &str, problem: &str) 
             what.noun()
         )
     })
+}
+
+/// The sitemap at `url` answered 200 with a `Content-Encoding: gzip` body that does not decode
+/// (`problem`): what a client that trusts the header gets is not the file.
+pub fn undecodable(span: Range<usize>, url: &str, problem: &str) -> Diagnostic {
+    Diagnostic::new(
+        &META,
+        span,
+        format!(
+            "the sitemap `{}` could not be read: its `Content-Encoding: gzip` body does not decompress ({problem})",
+            shown(url)
+        ),
+    )
+    .with_label("undecodable answer")
+    .with_help("send `Content-Encoding: gzip` only with a body compressed once, completely (`curl --compressed -o /dev/null URL` shows the error)")
 }

@@ -6,7 +6,7 @@ use crate::pipeline::model::links;
 use crate::pipeline::model::{is_xml_space, Entry, Field, Sitemap};
 use crate::pipeline::url_key::UrlParts;
 use crate::rule::{Context, Rule};
-use crate::values::host::private_host;
+use crate::values::host::{private_host, same_host};
 
 declare_rule! {
     /// ## What it does
@@ -39,6 +39,11 @@ declare_rule! {
     /// </urlset>
     /// ```
     ///
+    /// A live check of a staging or development server (`sitemap-lint check
+    /// --allow-private-hosts http://localhost:1313/`) does not report the URLs on the host the
+    /// sitemap was fetched from: listing its own URLs is what that sitemap should do. URLs on
+    /// any other private host are still reported.
+    ///
     /// ## Fix
     /// Not fixable: the public host is not in the file. Build the sitemap with the site's public
     /// base URL (Hugo's `baseURL`, next-sitemap's `siteUrl`, Jekyll's `url`).
@@ -57,8 +62,8 @@ declare_rule! {
 impl Rule for Check {
     fn check_entry(&self, sitemap: &Sitemap<'_>, entry: &Entry<'_>, cx: &mut Context<'_>) {
         let source = sitemap.source;
-        // The last host found public: the alternates of an entry usually share one host, judged
-        // once.
+        // The last host not reported (public, or the fetched server's own): the alternates of
+        // an entry usually share one host, judged once.
         let mut public: Option<&str> = None;
         // A malformed URL is `loc-invalid`'s (its host may be no host at all).
         if let Some(value) = entry
@@ -68,7 +73,9 @@ impl Rule for Check {
             // The host's range is part of the URL key the model keeps for every `<loc>`.
             if let Some(parts) = &value.url_key().parts {
                 let url = value.trimmed();
-                if let Some(reason) = private_host(&url[parts.host.clone()]) {
+                if let Some(reason) = private_host(&url[parts.host.clone()])
+                    .filter(|_| !own_host(cx, &url[parts.host.clone()]))
+                {
                     let span = value.source_range_in_trimmed(source, parts.host.clone());
                     cx.report(diagnostic(
                         span,
@@ -104,7 +111,9 @@ impl Rule for Check {
             if public == Some(&value[host.clone()]) {
                 continue;
             }
-            if let Some(reason) = private_host(&value[host.clone()]) {
+            if let Some(reason) =
+                private_host(&value[host.clone()]).filter(|_| !own_host(cx, &value[host.clone()]))
+            {
                 let span = href.source_range(source, lead + host.start..lead + host.end);
                 cx.report(diagnostic(span, &value[host], reason, "the alternate"));
             } else {
@@ -112,6 +121,15 @@ impl Rule for Check {
             }
         }
     }
+}
+
+/// Whether `host` is the private host a live run was allowed to fetch the file from
+/// (`--allow-private-hosts`): a staging server's sitemap lists its own URLs.
+fn own_host(cx: &Context<'_>, host: &str) -> bool {
+    cx.settings
+        .own_private_host
+        .as_deref()
+        .is_some_and(|own| same_host(own, host))
 }
 
 fn diagnostic(span: std::ops::Range<usize>, host: &str, reason: &str, what: &str) -> Diagnostic {
