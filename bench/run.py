@@ -4,6 +4,7 @@
     python3 bench/run.py            # full run: about a minute on 2 cores, plus the release build
     python3 bench/run.py --quick    # smoke test: small inputs, one run each (seconds)
     python3 bench/run.py --runs 9 --only max-52mb,urls-50k
+    python3 bench/run.py --only max-52mb,findings-52mb --no-build --lint OLD/sitemap-lint   # another binary
 
 What it does, in order:
 1. builds the release binary and the two example binaries (`cargo build --release`);
@@ -62,6 +63,8 @@ MAX_VS_FLOOR = 1.35
 MAX_RSS_PER_BYTE = 4.5
 MAX_SMALL_VS_XMLLINT = 0.35
 MAX_SCALING = 1.25  # time and RSS per input byte on the 1,000,000-URL file vs the 50,000-URL file
+MAX_JOBS1_VS_FLOOR = 1.5  # `--jobs 1` (issue 17)
+MAX_FINDINGS_VS_CLEAN = 1.15  # findings-52mb against max-52mb (issue 23)
 
 LANGS = ("en", "de", "fr", "es")
 WORDS = (
@@ -105,19 +108,23 @@ def plain_urlset(n, start=0):
     return "".join(parts).encode()
 
 
+EXTENSION_HEAD = (
+    '<?xml version="1.0" encoding="UTF-8"?>\n'
+    f'<urlset xmlns="{SITEMAP_NS}"\n'
+    f'        xmlns:image="{IMAGE_NS}"\n'
+    f'        xmlns:xhtml="{XHTML_NS}">\n'
+)
+
+
+def page(group, lang):
+    """The URL of the page of `group` in `lang` (the generated files with extensions)."""
+    return f"https://www.example.com/{lang}/collections/{WORDS[group % 16]}/{slug(group)}/"
+
+
 def extension_urlset(n, size):
     """A sitemap of n URLs with hreflang alternates (reciprocal groups of four languages plus
     x-default) and two images each, padded with whitespace to exactly `size` bytes."""
-    head = (
-        '<?xml version="1.0" encoding="UTF-8"?>\n'
-        f'<urlset xmlns="{SITEMAP_NS}"\n'
-        f'        xmlns:image="{IMAGE_NS}"\n'
-        f'        xmlns:xhtml="{XHTML_NS}">\n'
-    )
-    parts = [head]
-
-    def page(group, lang):
-        return f"https://www.example.com/{lang}/collections/{WORDS[group % 16]}/{slug(group)}/"
+    parts = [EXTENSION_HEAD]
 
     for i in range(n):
         group, lang = divmod(i, len(LANGS))
@@ -140,12 +147,53 @@ def extension_urlset(n, size):
             f"{links}{images}"
             "  </url>\n"
         )
-    tail = "</urlset>\n"
-    body = "".join(parts)
+    return pad_to("".join(parts), "</urlset>\n", size)
+
+
+FINDINGS_NOW = "2025-01-01"
+
+
+def findings_urlset(n, size):
+    """The max-size file of a generator gone wrong, where every entry has the same mistakes
+    (issue 23): n URLs whose hreflang alternates leave out the page itself
+    (`hreflang-self-missing`; x-default points at the home page), whose two images carry the
+    deprecated `<image:caption>` (`extension-deprecated`), and whose lastmod lies after
+    FINDINGS_NOW, passed as `--now` (`lastmod-future`). Valid against the schemas; padded with
+    whitespace to exactly `size` bytes."""
+    parts = [EXTENSION_HEAD]
+
+    for i in range(n):
+        group, lang = divmod(i, len(LANGS))
+        members = [l for k, l in enumerate(LANGS) if group * len(LANGS) + k < n and k != lang]
+        links = "".join(
+            f'    <xhtml:link rel="alternate" hreflang="{l}" href="{page(group, l)}"/>\n'
+            for l in members
+        )
+        links += '    <xhtml:link rel="alternate" hreflang="x-default" href="https://www.example.com/"/>\n'
+        images = "".join(
+            "    <image:image>\n"
+            f"      <image:loc>https://cdn.example.com/images/{group % 1000:03}/{slug(group)}-{LANGS[lang]}-{k}-1600w.jpg</image:loc>\n"
+            f"      <image:caption>{WORDS[(group + k) % 16]} {WORDS[group // 16 % 16]}</image:caption>\n"
+            "    </image:image>\n"
+            for k in range(2)
+        )
+        future = "2030" + lastmod(i)[4:]
+        parts.append(
+            "  <url>\n"
+            f"    <loc>{page(group, LANGS[lang])}</loc>\n"
+            f"    <lastmod>{future}</lastmod>\n"
+            f"{links}{images}"
+            "  </url>\n"
+        )
+    return pad_to("".join(parts), "</urlset>\n", size)
+
+
+def pad_to(body, tail, size):
+    """`body` and `tail` with whitespace between, exactly `size` bytes: lines of at most 80
+    spaces (whitespace between the root's children is insignificant)."""
     gap = size - len(body.encode()) - len(tail)
     if gap < 0:
-        raise SystemExit(f"generator: {n} URLs do not fit in {size} bytes ({-gap} over)")
-    # Whitespace between the root's children is insignificant: lines of at most 80 spaces.
+        raise SystemExit(f"generator: the entries do not fit in {size} bytes ({-gap} over)")
     pad = []
     while gap > 0:
         line = min(gap, 81)
@@ -212,6 +260,15 @@ def generate(out, quick):
     if not os.path.exists(hostile):
         os.makedirs(out, exist_ok=True)
         write(hostile, adversarial(s["max_size"]))
+    # Written on its own too (added after version 3), with a stamp of its own.
+    findings = os.path.join(out, "findings-52mb.xml")
+    findings_stamp = os.path.join(out, "findings-52mb.stamp")
+    findings_want = f"findings 1 {s['max_urls']} {s['max_size']}\n"
+    if not (os.path.exists(findings) and os.path.exists(findings_stamp)
+            and open(findings_stamp).read() == findings_want):
+        os.makedirs(out, exist_ok=True)
+        write(findings, findings_urlset(s["max_urls"], s["max_size"]))
+        write(findings_stamp, findings_want.encode())
     if os.path.exists(stamp) and open(stamp).read() == want:
         return
     print(f"generating inputs into {os.path.relpath(out, ROOT)} …", file=sys.stderr)
@@ -375,11 +432,15 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="small inputs, 1 run each (smoke test)")
     ap.add_argument("--runs", type=int, help="runs per tool and input (default 5; 2 for the 1,000,000-URL file; 1 with --quick)")
-    ap.add_argument("--only", help="comma-separated input names (urls-50k, max-52mb, max-52mb.gz, index-50k, adversarial, urls-1m, small-1000)")
+    ap.add_argument("--only", help="comma-separated input names (urls-50k, max-52mb, findings-52mb, max-52mb.gz, index-50k, adversarial, urls-1m, small-1000)")
     ap.add_argument("--no-build", action="store_true", help="use the binaries already in target/release")
+    ap.add_argument("--lint", help="the sitemap-lint binary to time (default target/release/sitemap-lint), e.g. an older build to compare with")
     ap.add_argument("--xsd-dir", default=os.path.join(ROOT, "..", "shared", "corpus", "xsd"), help="the official XSDs (default ../shared/corpus/xsd)")
     args = ap.parse_args()
     runs = args.runs or (1 if args.quick else 5)
+    global LINT
+    if args.lint:
+        LINT = os.path.abspath(args.lint)
     big_runs = args.runs or (1 if args.quick else 2)
 
     if not args.no_build:
@@ -420,7 +481,23 @@ def main():
             (lint, [LINT, "check", p("max-52mb.xml")]),
             (xs, stream(wrapper, p("max-52mb.xml"))),
             (floor, [FLOOR, p("max-52mb.xml")]),
+            (lint + " --jobs 1", [LINT, "check", "--jobs", "1", p("max-52mb.xml")]),
         ], targets=True),
+        # Every entry has three findings (exit 1): the targets of max-52mb, and at most
+        # MAX_FINDINGS_VS_CLEAN × its time. The last three sitemap-lint rows complete issue 23's
+        # table: quiet, JSON, and the three rules turned off.
+        dict(name="findings-52mb", file=p("findings-52mb.xml"), tools=[
+            (lint, [LINT, "check", "--now", FINDINGS_NOW, p("findings-52mb.xml")]),
+            (xs, stream(wrapper, p("findings-52mb.xml"))),
+            (floor, [FLOOR, p("findings-52mb.xml")]),
+            (lint + " --jobs 1", [LINT, "check", "--jobs", "1", "--now", FINDINGS_NOW, p("findings-52mb.xml")]),
+            (lint + " -q", [LINT, "check", "-q", "--now", FINDINGS_NOW, p("findings-52mb.xml")]),
+            (lint + " --format json", [LINT, "check", "--format", "json", "--now", FINDINGS_NOW, p("findings-52mb.xml")]),
+            (lint + " (the three rules off)", [LINT, "check", "--now", FINDINGS_NOW, "--allow", "hreflang-self-missing",
+                                               "--allow", "extension-deprecated", "--allow", "lastmod-future",
+                                               p("findings-52mb.xml")]),
+        ], targets=True, exits={lint: (1,), lint + " --jobs 1": (1,), lint + " -q": (1,),
+                                lint + " --format json": (1,), lint + " (the three rules off)": (0, 1)}),
         dict(name="max-52mb.gz", file=p("max-52mb.xml.gz"), uncompressed=p("max-52mb.xml"), tools=[
             (lint, [LINT, "check", p("max-52mb.xml.gz")]),
             (xs, stream(wrapper, p("max-52mb.xml.gz"))),
@@ -462,6 +539,7 @@ def main():
     rows = []
     checks = []
     per_byte = {}
+    per_case = {}
     failures = []
     for case in cases:
         if "files" in case:
@@ -505,12 +583,19 @@ def main():
                                in_floors(MAX_VS_XMLLINT, med, results, ours, xref, fref)))
             checks.append((f"{label}: time ≤ {MAX_VS_FLOOR:.2f} × roxmltree floor", med[ours] / med[fref], MAX_VS_FLOOR, ""))
             checks.append((f"{label}: peak RSS ≤ {MAX_RSS_PER_BYTE} × input size", max(r.rss) / size, MAX_RSS_PER_BYTE, ""))
+            one = lint + " --jobs 1"
+            if one in med and fref:
+                checks.append((f"{label}: --jobs 1 time ≤ {MAX_JOBS1_VS_FLOOR:.2f} × roxmltree floor", med[one] / med[fref], MAX_JOBS1_VS_FLOOR, ""))
+        if case["name"] in ("max-52mb", "findings-52mb"):
+            per_case[case["name"]] = med[ours]
         if case.get("small") and xref:
             checks.append((f"{label}: one run ≤ {MAX_SMALL_VS_XMLLINT:.2f} × one xmllint --schema process", med[ours] / med[xref], MAX_SMALL_VS_XMLLINT,
                            in_floors(MAX_SMALL_VS_XMLLINT, med, results, ours, xref, fref)))
         if case["name"] in ("urls-50k", "urls-1m"):
             per_byte[case["name"]] = (med[ours] / size, max(r.rss) / size)
 
+    if "max-52mb" in per_case and "findings-52mb" in per_case:
+        checks.append((f"findings-52mb: time ≤ {MAX_FINDINGS_VS_CLEAN:.2f} × max-52mb", per_case["findings-52mb"] / per_case["max-52mb"], MAX_FINDINGS_VS_CLEAN, ""))
     if "urls-50k" in per_byte and "urls-1m" in per_byte:
         (t_small, m_small), (t_big, m_big) = per_byte["urls-50k"], per_byte["urls-1m"]
         checks.append((f"scaling: time per byte on urls-1m ≤ {MAX_SCALING} × on urls-50k", t_big / t_small, MAX_SCALING, ""))

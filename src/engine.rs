@@ -4,49 +4,23 @@ use std::io::Read;
 use std::ops::Range;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Condvar, Mutex, OnceLock};
+use std::sync::{Arc, Condvar, Mutex, OnceLock};
 
 use roxmltree::Document;
 
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Diagnostic;
 use crate::pipeline::encoding::{self, Detected};
 use crate::pipeline::input::{self, Bytes, GzipProblem};
 use crate::pipeline::model::{ChildKind, Element, Entry, Kind, RootChildren, Sitemap};
 use crate::pipeline::source::SourceFile;
 use crate::pipeline::xml_decl;
-use crate::rule::{Category, Collector, Context, Rule, RuleMeta};
+use crate::report::{self, FileReport, Found};
+use crate::rule::{Category, Collector, Context, Rule, RuleMeta, Suppress};
 use crate::rules::{self as r};
 use crate::site_set::FileSummary;
-use crate::suppress::{self, Directive};
+use crate::suppress::{self, Directive, Suppressions};
 use crate::values::text::group;
 use crate::Settings;
-
-/// The result of checking one input.
-#[derive(Debug)]
-pub struct FileReport {
-    pub source: SourceFile,
-    /// Sorted by position, then rule name; severities already applied, disabled rules removed.
-    pub diagnostics: Vec<Diagnostic>,
-    /// Kind, entry count and (with [`Settings::collect_set`]) fingerprints, for the totals and
-    /// the check across files ([`crate::site_set`]).
-    pub site: FileSummary,
-}
-
-impl FileReport {
-    pub fn count(&self, severity: Severity) -> usize {
-        self.diagnostics
-            .iter()
-            .filter(|d| d.severity == severity)
-            .count()
-    }
-
-    /// Whether the checker failed on this file (see the `internal-error` rule).
-    pub fn internal_error(&self) -> bool {
-        self.diagnostics
-            .iter()
-            .any(|d| d.rule == &r::input::internal_error::META)
-    }
-}
 
 /// Checks what `reader` yields, named `name` (used for messages and the `.gz` name check).
 pub fn check_reader(
@@ -61,12 +35,23 @@ pub fn check_reader(
 /// Checks bytes already read (see [`input::load`]). Never panics: a panic inside is reported as
 /// an `internal-error` diagnostic.
 pub fn check_bytes(name: &str, bytes: Bytes, settings: &Settings) -> FileReport {
+    report::finalize(
+        find(name, bytes, settings),
+        Default::default(),
+        settings,
+        false,
+    )
+}
+
+/// What [`check_bytes`] finds, before [`report::finalize`]: for a caller that adds the findings
+/// across files first (the command line). Never panics.
+pub fn find(name: &str, bytes: Bytes, settings: &Settings) -> Found {
     let mut site = FileSummary::default();
     let site_out = &mut site;
     let result = catch_unwind(AssertUnwindSafe(move || {
         run(name, bytes, settings, site_out)
     }));
-    let (source, diagnostics, directives) = match result {
+    let (source, diagnostics, walked) = match result {
         Ok(out) => out,
         Err(panic) => {
             let what = panic
@@ -82,51 +67,32 @@ pub fn check_bytes(name: &str, bytes: Bytes, settings: &Settings) -> FileReport 
             .with_note(format!("panic: {what}"))
             .with_help("this is a bug in sitemap-lint, not in the file; please report it with the file attached");
             site = FileSummary::default();
-            (SourceFile::new(name, ""), vec![d], Vec::new())
+            (SourceFile::new(name, ""), vec![d], Walked::default())
         }
     };
-    let mut report = finish(source, diagnostics, &directives, settings);
-    report.site = site;
-    report
-}
-
-/// Applies inline suppressions, configured severities, drops disabled rules, clamps spans and sorts.
-fn finish(
-    source: SourceFile,
-    mut diagnostics: Vec<Diagnostic>,
-    directives: &[Directive],
-    settings: &Settings,
-) -> FileReport {
-    if !directives.is_empty() {
-        suppress::apply(&mut diagnostics, directives, settings);
-    }
-    diagnostics.retain_mut(|d| match settings.severity_of(d.rule) {
-        Some(sev) => {
-            d.severity = sev;
-            d.primary.span = source.clamp_range(d.primary.span.clone());
-            for l in &mut d.secondary {
-                l.span = source.clamp_range(l.span.clone());
-            }
-            true
-        }
-        None => false,
-    });
-    diagnostics.sort_by(|a, b| {
-        (a.primary.span.start, a.primary.span.end, a.rule.name).cmp(&(
-            b.primary.span.start,
-            b.primary.span.end,
-            b.rule.name,
-        ))
-    });
-    FileReport {
+    let suppressions = walked
+        .suppressions
+        .or_else(|| Suppressions::new(walked.directives, settings).map(Arc::new));
+    Found {
         source,
         diagnostics,
-        site: FileSummary::default(),
+        omitted: walked.omitted,
+        suppressions,
+        site,
     }
 }
 
-/// What [`run`] found: the text, the diagnostics, and the suppression comments.
-type RunOutput = (SourceFile, Vec<Diagnostic>, Vec<Directive>);
+/// What [`run`] found: the text, the diagnostics, and what the walk over the model adds.
+type RunOutput = (SourceFile, Vec<Diagnostic>, Walked);
+
+/// What the [`Walk`] leaves besides its diagnostics: the counts past the caps, and the
+/// suppression comments (armed when the rules ran with them, else the directives found).
+#[derive(Default)]
+struct Walked {
+    omitted: Vec<(&'static RuleMeta, usize)>,
+    directives: Vec<Directive>,
+    suppressions: Option<Arc<Suppressions>>,
+}
 
 fn run(name: &str, bytes: Bytes, settings: &Settings, site: &mut FileSummary) -> RunOutput {
     // Test hook (debug builds only): panic on purpose for files whose name ends with the value, so
@@ -139,7 +105,7 @@ fn run(name: &str, bytes: Bytes, settings: &Settings, site: &mut FileSummary) ->
         }
     }
     let mut out = Vec::new();
-    let mut directives = Vec::new();
+    let mut walked = Walked::default();
     let named_gz = name.to_ascii_lowercase().ends_with(".gz");
 
     if bytes.too_large {
@@ -163,7 +129,7 @@ fn run(name: &str, bytes: Bytes, settings: &Settings, site: &mut FileSummary) ->
             ))
             .with_help("split it into several sitemaps of at most 50,000 URLs and 50 MiB each, listed in a sitemap index"),
         );
-        return (SourceFile::new(name, ""), out, Vec::new());
+        return (SourceFile::new(name, ""), out, Walked::default());
     }
 
     let gzip_twice = bytes.gzip && bytes.data.starts_with(&[0x1f, 0x8b]);
@@ -176,7 +142,7 @@ fn run(name: &str, bytes: Bytes, settings: &Settings, site: &mut FileSummary) ->
         report_gzip_problem(problem, text.len(), &mut out);
         if text.is_empty() {
             // Nothing came out: there is no text to check.
-            return (source, out, Vec::new());
+            return (source, out, Walked::default());
         }
     }
     if gzip_twice {
@@ -189,7 +155,7 @@ fn run(name: &str, bytes: Bytes, settings: &Settings, site: &mut FileSummary) ->
             .with_note("after one decompression the data is gzip again, so it was not checked")
             .with_help("compress the XML once: `gzip -9 -c sitemap.xml > sitemap.xml.gz`"),
         );
-        return (source, out, Vec::new());
+        return (source, out, Walked::default());
     }
     if named_gz && !bytes.gzip && !text.is_empty() {
         let first = text.chars().next().map_or(0, char::len_utf8);
@@ -216,7 +182,7 @@ fn run(name: &str, bytes: Bytes, settings: &Settings, site: &mut FileSummary) ->
             )
             .with_help("convert the file to UTF-8; it cannot be checked further"),
         );
-        return (source, out, Vec::new());
+        return (source, out, Walked::default());
     }
     let not_utf8 = decoded.detected != Detected::Utf8;
     if not_utf8 {
@@ -262,7 +228,7 @@ fn run(name: &str, bytes: Bytes, settings: &Settings, site: &mut FileSummary) ->
             Diagnostic::new(&r::input::xml_syntax::META, 0..0, "the file contains only a byte-order mark")
                 .with_help("a sitemap is a `<urlset>` element, or a sitemap index a `<sitemapindex>` element, in the namespace `http://www.sitemaps.org/schemas/sitemap/0.9`"),
         );
-        return (source, out, Vec::new());
+        return (source, out, Walked::default());
     }
 
     let prolog = xml_decl::check_prolog(text);
@@ -315,11 +281,13 @@ fn run(name: &str, bytes: Bytes, settings: &Settings, site: &mut FileSummary) ->
                 .with_label("beyond the limit")
                 .with_help(e.help),
         );
-        return (source, out, Vec::new());
+        return (source, out, Walked::default());
     }
 
     // A large file that parses in pieces is parsed and checked on several threads (see
     // `split`). Its text is laid out as the pieces in place meanwhile, so it is not held twice.
+    // A file with suppression comments is parsed whole: they are found before the rules run,
+    // so that what a cap keeps is the same as what is shown (see `rule::Context::report_with`).
     let clean_prolog = prolog.blank.as_ref().is_none_or(|r| r.is_empty());
     if clean_prolog
         && decoded.invalid_utf8.is_empty()
@@ -328,6 +296,7 @@ fn run(name: &str, bytes: Bytes, settings: &Settings, site: &mut FileSummary) ->
         // A character reference that names no XML character is reported by the whole-file
         // parse, which the pieces' parses would let through (see `xml::first_bad_char_ref`).
         && crate::pipeline::xml::first_bad_char_ref(text, prolog.skip).is_none()
+        && memchr::memmem::find(text.as_bytes(), suppress::MARKER.as_bytes()).is_none()
     {
         let (file_name, owned) = source.into_parts();
         match crate::pipeline::split::layout(owned, prolog.skip, settings.split_min) {
@@ -335,9 +304,9 @@ fn run(name: &str, bytes: Bytes, settings: &Settings, site: &mut FileSummary) ->
             Ok(layout) => {
                 let checked = check_split(&layout, settings, site);
                 source = SourceFile::laid_out(file_name, layout);
-                if let Some((diagnostics, directives)) = checked {
+                if let Some((diagnostics, found)) = checked {
                     out.extend(diagnostics);
-                    return (source, out, directives);
+                    return (source, out, found);
                 }
             }
         }
@@ -368,7 +337,7 @@ fn run(name: &str, bytes: Bytes, settings: &Settings, site: &mut FileSummary) ->
     };
     if let Some((doc, parse_text)) = tree {
         let (diagnostics, found) = check_document(&doc, parse_text, prolog.skip, settings, site);
-        directives = found;
+        walked = found;
         // A value that holds patched text (where an XML error was) or bytes that were not UTF-8
         // is not what the file says: judging it would repeat the error already reported.
         let garbled = |d: &Diagnostic| {
@@ -386,7 +355,7 @@ fn run(name: &str, bytes: Bytes, settings: &Settings, site: &mut FileSummary) ->
         };
         out.extend(diagnostics.into_iter().filter(|d| !garbled(d)));
     }
-    (source, out, directives)
+    (source, out, walked)
 }
 
 /// Checks one document, parsed from `text[base..]`: the checks on the tree, the suppression
@@ -397,7 +366,7 @@ fn check_document(
     base: usize,
     settings: &Settings,
     site: &mut FileSummary,
-) -> (Vec<Diagnostic>, Vec<Directive>) {
+) -> (Vec<Diagnostic>, Walked) {
     let enabled = enabled_rules(settings);
     let mut head = Sitemap::head(doc, text, base);
     let children = RootChildren::build(doc, text, base, &head);
@@ -405,6 +374,7 @@ fn check_document(
     let hooks = EntryHooks::new(&enabled);
     let mut walk = Walk::new(&head, &enabled, settings);
     walk.tree(doc, text, base, base);
+    let suppressions = walk.arm(settings);
     let n = children.entries.len();
     // Tests lower `split_min` to check entries one per batch.
     let batch = BATCH.min(settings.split_min).max(1);
@@ -429,6 +399,7 @@ fn check_document(
                 let tx = tx.clone();
                 let (next, entries, hooks, head) =
                     (&next, children.entries.as_slice(), &hooks, head.clone());
+                let suppressions = suppressions.clone();
                 // Entry `i`, built with its children and through every rule's entry hook.
                 let check =
                     move |i: usize, cx: &mut Context<'_>| check_entry(&head, entries, i, hooks, cx);
@@ -438,6 +409,7 @@ fn check_document(
                         return;
                     }
                     let mut bcx = Context::new(settings);
+                    bcx.set_suppressions(suppressions.clone());
                     let range = b * batch..((b + 1) * batch).min(n);
                     let done: Vec<_> = range.filter_map(|i| check(i, &mut bcx)).collect();
                     if tx.send((b, done, bcx)).is_err() {
@@ -537,6 +509,8 @@ struct Walk<'s, 'c> {
     cx: Context<'c>,
     out: Vec<Diagnostic>,
     directives: Vec<Directive>,
+    /// The suppression comments, once the rules' contexts ask them ([`Walk::arm`]).
+    suppressions: Option<Arc<Suppressions>>,
     /// Whether suppression comments are still looked for (see [`suppress::merge`]).
     searching: bool,
     entry_count: usize,
@@ -560,6 +534,7 @@ impl<'s, 'c> Walk<'s, 'c> {
             cx: Context::new(settings),
             out: Vec::new(),
             directives: Vec::new(),
+            suppressions: None,
             searching: true,
             entry_count: 0,
             stray_text: Vec::new(),
@@ -575,6 +550,19 @@ impl<'s, 'c> Walk<'s, 'c> {
     fn tree(&mut self, doc: &Document<'_>, text: &str, base: usize, own: usize) {
         let (out, directives) = tree(doc, text, base, own, self.searching);
         self.add_tree(out, directives);
+    }
+
+    /// Hands the suppression comments found so far (all of them: a file that has any is parsed
+    /// whole) to the walk's context, and returns them for the other contexts of the file.
+    fn arm(&mut self, settings: &Settings) -> Option<Arc<dyn Suppress>> {
+        let s = Arc::new(Suppressions::new(
+            std::mem::take(&mut self.directives),
+            settings,
+        )?);
+        self.suppressions = Some(s.clone());
+        let s: Arc<dyn Suppress> = s;
+        self.cx.set_suppressions(Some(s.clone()));
+        Some(s)
     }
 
     fn add_tree(&mut self, out: Vec<Diagnostic>, directives: Vec<Directive>) {
@@ -615,11 +603,7 @@ impl<'s, 'c> Walk<'s, 'c> {
     }
 
     /// After the last document: the whole-file hooks, with the whole [`Sitemap`].
-    fn finish(
-        mut self,
-        head: Sitemap<'s>,
-        site: &mut FileSummary,
-    ) -> (Vec<Diagnostic>, Vec<Directive>) {
+    fn finish(mut self, head: Sitemap<'s>, site: &mut FileSummary) -> (Vec<Diagnostic>, Walked) {
         let mut sitemap = head;
         sitemap.entry_count = self.entry_count;
         sitemap.stray_text = std::mem::take(&mut self.stray_text);
@@ -635,8 +619,14 @@ impl<'s, 'c> Walk<'s, 'c> {
         }
         *site = self.site;
         let mut out = self.out;
-        out.extend(self.cx.into_diagnostics());
-        (out, self.directives)
+        let gathered = self.cx.gather();
+        out.extend(gathered.diagnostics);
+        let walked = Walked {
+            omitted: gathered.omitted,
+            directives: self.directives,
+            suppressions: self.suppressions,
+        };
+        (out, walked)
     }
 }
 
@@ -671,7 +661,7 @@ fn check_split(
     layout: &crate::pipeline::split::Layout,
     settings: &Settings,
     site: &mut FileSummary,
-) -> Option<(Vec<Diagnostic>, Vec<Directive>)> {
+) -> Option<(Vec<Diagnostic>, Walked)> {
     let text = layout.buf.as_str();
     let pieces = &layout.pieces;
     let n = pieces.len();
@@ -715,13 +705,17 @@ fn check_split(
         turns: Mutex::new(Turns {
             next: 0,
             stop: false,
-            walk: Walk::new(&head, &enabled, settings),
+            // A file with suppression comments is not split (see `run`): none to look for.
+            walk: Walk {
+                searching: false,
+                ..Walk::new(&head, &enabled, settings)
+            },
         }),
         turned: Condvar::new(),
         next_piece: AtomicUsize::new(0),
         turn: AtomicUsize::new(0),
         failed: AtomicBool::new(false),
-        searching: AtomicBool::new(true),
+        searching: AtomicBool::new(false),
     };
     let take = || {
         let k = pipeline.next_piece.fetch_add(1, Ordering::Relaxed);
@@ -797,7 +791,7 @@ fn check_split(
     if failed || turns.next != n {
         return None;
     }
-    let (mut diagnostics, mut directives) = turns.walk.finish(head, site);
+    let (mut diagnostics, mut walked) = turns.walk.finish(head, site);
     let map = |r: &mut Range<usize>| *r = layout.range_to_source(r);
     for d in &mut diagnostics {
         map(&mut d.primary.span);
@@ -805,7 +799,7 @@ fn check_split(
             map(&mut l.span);
         }
     }
-    for d in &mut directives {
+    for d in &mut walked.directives {
         map(&mut d.comment);
         for n in &mut d.names {
             map(&mut n.span);
@@ -827,7 +821,7 @@ fn check_split(
     for (_, span) in &mut site.children {
         map(span);
     }
-    Some((diagnostics, directives))
+    Some((diagnostics, walked))
 }
 
 /// Whether the root of `doc` holds an element that is not a `<url>` or `<sitemap>`.

@@ -17,6 +17,7 @@ pub mod exec;
 pub mod extensions;
 pub mod pipeline;
 pub mod render;
+pub mod report;
 pub mod rule;
 pub mod rules;
 pub mod site_set;
@@ -29,8 +30,9 @@ mod test_strings;
 use std::collections::HashMap;
 
 pub use diagnostic::{Diagnostic, Label, Severity};
-pub use engine::{check_bytes, check_reader, FileReport};
+pub use engine::{check_bytes, check_reader};
 pub use pipeline::source::SourceFile;
+pub use report::FileReport;
 pub use rule::{Category, RuleMeta};
 
 /// How the engine treats rules and inputs.

@@ -3,6 +3,7 @@
 
 use std::any::Any;
 use std::ops::Range;
+use std::sync::Arc;
 
 use crate::diagnostic::Diagnostic;
 pub use crate::diagnostic::{Category, RuleMeta};
@@ -10,14 +11,44 @@ use crate::pipeline::model::{Child, Entry, Sitemap};
 
 /// Diagnostics one rule reports per file at most; the rest are counted in a note on the last one,
 /// so that a file with millions of the same mistake gives a readable report in bounded memory.
+/// Findings past the cap cost a counter: see [`Context::report_with`].
 pub const MAX_REPORTS_PER_RULE: usize = 1_000;
+
+/// Whether an inline suppression comment covers a finding of `rule` starting at offset `at` of
+/// the text the rules see. Implemented by [`crate::suppress::Suppressions`]; a [`Context`] asks
+/// it before a finding counts against the cap, so that the findings kept are the first
+/// [`MAX_REPORTS_PER_RULE`] that are not suppressed, and suppressed ones are never built.
+pub trait Suppress: Send + Sync {
+    /// True when a directive covers it (and that directive's name is then counted as used).
+    fn suppresses(&self, rule: &'static RuleMeta, at: usize) -> bool;
+}
+
+/// Findings of one rule a [`Context`] kept and left out.
+#[derive(Debug, Clone, Copy)]
+pub struct RuleCount {
+    pub rule: &'static RuleMeta,
+    /// Built and kept (at most [`MAX_REPORTS_PER_RULE`]).
+    pub kept: usize,
+    /// Found past the cap: counted, never built.
+    pub omitted: usize,
+}
+
+/// What a [`Context`] gathered: the diagnostics kept (in the order reported, notes on the caps
+/// attached) and, per rule, how many findings the cap left out.
+#[derive(Debug, Default)]
+pub struct Gathered {
+    pub diagnostics: Vec<Diagnostic>,
+    pub omitted: Vec<(&'static RuleMeta, usize)>,
+}
 
 /// What a rule sees and where it reports.
 pub struct Context<'a> {
     pub settings: &'a crate::Settings,
     diagnostics: Vec<Diagnostic>,
-    /// Per rule: (reported, not reported because of the cap).
-    counts: std::collections::HashMap<&'static str, (usize, usize)>,
+    /// Per rule that reported: kept and omitted (a few rules report in a file: a short list).
+    counts: Vec<RuleCount>,
+    /// The file's suppression comments, when it has any.
+    suppress: Option<Arc<dyn Suppress>>,
     /// The last URLs found clean by [`crate::values::uri::check_http_url`], oldest overwritten first.
     clean_urls: [String; CLEAN_URLS],
     clean_next: usize,
@@ -35,11 +66,17 @@ impl<'a> Context<'a> {
         Context {
             settings,
             diagnostics: Vec::new(),
-            counts: std::collections::HashMap::new(),
+            counts: Vec::new(),
+            suppress: None,
             clean_urls: Default::default(),
             clean_next: 0,
             entry_memo: None,
         }
+    }
+
+    /// Checks the findings reported from now on against the file's suppression comments.
+    pub fn set_suppressions(&mut self, s: Option<Arc<dyn Suppress>>) {
+        self.suppress = s;
     }
 
     /// Whether `url` was recently found without any problem by [`crate::values::uri::check_http_url`]
@@ -76,51 +113,146 @@ impl<'a> Context<'a> {
         self.entry_memo.as_ref()?.1.downcast_ref::<T>()
     }
 
-    pub fn report(&mut self, diagnostic: Diagnostic) {
-        let count = self.counts.entry(diagnostic.rule.name).or_default();
-        if count.0 < MAX_REPORTS_PER_RULE {
-            count.0 += 1;
-            self.diagnostics.push(diagnostic);
+    fn count(&mut self, rule: &'static RuleMeta) -> &mut RuleCount {
+        let i = match self.counts.iter().position(|c| c.rule.name == rule.name) {
+            Some(i) => i,
+            None => {
+                self.counts.push(RuleCount {
+                    rule,
+                    kept: 0,
+                    omitted: 0,
+                });
+                self.counts.len() - 1
+            }
+        };
+        &mut self.counts[i]
+    }
+
+    /// Reports a finding of `rule` whose primary span starts at `at`, built by `build` only if it
+    /// is kept: a suppressed finding is dropped (its suppression counts as used), one past the
+    /// cap ([`MAX_REPORTS_PER_RULE`]) costs a counter. Rules that may find something in every
+    /// entry report this way, so that a file where every entry has the same mistake costs about
+    /// as much as a clean one. The findings kept are the first unsuppressed ones in the order
+    /// reported (document order for the entry hooks).
+    pub fn report_with(
+        &mut self,
+        rule: &'static RuleMeta,
+        at: usize,
+        build: impl FnOnce() -> Diagnostic,
+    ) {
+        if self
+            .suppress
+            .as_ref()
+            .is_some_and(|s| s.suppresses(rule, at))
+        {
+            return;
+        }
+        let count = self.count(rule);
+        if count.kept < MAX_REPORTS_PER_RULE {
+            count.kept += 1;
+            let d = build();
+            debug_assert!(
+                d.rule.name == rule.name && d.primary.span.start == at,
+                "`report_with` for `{}` at {at}: the diagnostic is `{}` at {}",
+                rule.name,
+                d.rule.name,
+                d.primary.span.start
+            );
+            self.diagnostics.push(d);
         } else {
-            count.1 += 1;
+            count.omitted += 1;
         }
     }
 
+    /// Whether a finding of `rule` at `at` will not be kept (suppressed, or past the cap): it is
+    /// then counted as such, and the caller builds nothing. Otherwise the caller builds it and
+    /// reports it with [`Context::report`]. For rules whose findings take several statements to
+    /// build; [`Context::report_with`] where one closure can.
+    pub fn skip(&mut self, rule: &'static RuleMeta, at: usize) -> bool {
+        if self
+            .suppress
+            .as_ref()
+            .is_some_and(|s| s.suppresses(rule, at))
+        {
+            return true;
+        }
+        let count = self.count(rule);
+        if count.kept < MAX_REPORTS_PER_RULE {
+            return false;
+        }
+        count.omitted += 1;
+        true
+    }
+
+    /// [`Context::report_with`] for a finding whose primary span is `span`: `build` gets it back.
+    pub fn report_at(
+        &mut self,
+        rule: &'static RuleMeta,
+        span: Range<usize>,
+        build: impl FnOnce(Range<usize>) -> Diagnostic,
+    ) {
+        self.report_with(rule, span.start, || build(span));
+    }
+
+    /// [`Context::report_with`] for a diagnostic already built (a finding that is rare, or
+    /// that a helper builds anyway).
+    pub fn report(&mut self, diagnostic: Diagnostic) {
+        let (rule, at) = (diagnostic.rule, diagnostic.primary.span.start);
+        self.report_with(rule, at, || diagnostic);
+    }
+
     /// Takes over what `other` (a context of the same file, for a later stretch of its entries)
-    /// reported, within the same per-rule cap.
+    /// reported, within the same per-rule cap: the kept ones are the first in document order.
     pub fn absorb(&mut self, other: Context<'_>) {
-        for (name, (_, omitted)) in other.counts {
-            self.counts.entry(name).or_default().1 += omitted;
+        for c in &other.counts {
+            self.count(c.rule).omitted += c.omitted;
         }
         for d in other.diagnostics {
-            self.report(d);
+            let count = self.count(d.rule);
+            if count.kept < MAX_REPORTS_PER_RULE {
+                count.kept += 1;
+                self.diagnostics.push(d);
+            } else {
+                count.omitted += 1;
+            }
         }
     }
 
     /// Adds `n` findings of `rule` that were counted but not built (see [`MAX_REPORTS_PER_RULE`]).
     pub fn count_unreported(&mut self, rule: &'static RuleMeta, n: usize) {
         if n > 0 {
-            self.counts.entry(rule.name).or_default().1 += n;
+            self.count(rule).omitted += n;
         }
     }
 
-    pub fn into_diagnostics(mut self) -> Vec<Diagnostic> {
-        for (name, (_, omitted)) in &self.counts {
-            if *omitted == 0 {
+    /// What was reported, with a note on the last kept finding of each rule the cap cut.
+    pub fn gather(mut self) -> Gathered {
+        let mut omitted = Vec::new();
+        for c in &self.counts {
+            if c.omitted == 0 {
                 continue;
             }
+            let (name, n) = (c.rule.name, c.omitted);
+            omitted.push((c.rule, n));
             if let Some(last) = self
                 .diagnostics
                 .iter_mut()
                 .rev()
-                .find(|d| d.rule.name == *name)
+                .find(|d| d.rule.name == name)
             {
                 last.notes.push(format!(
-                    "{omitted} more `{name}` diagnostics in this file were not reported (at most {MAX_REPORTS_PER_RULE} per rule and file)"
+                    "{n} more `{name}` diagnostics in this file were not reported (at most {MAX_REPORTS_PER_RULE} per rule and file)"
                 ));
             }
         }
-        self.diagnostics
+        Gathered {
+            diagnostics: std::mem::take(&mut self.diagnostics),
+            omitted,
+        }
+    }
+
+    pub fn into_diagnostics(self) -> Vec<Diagnostic> {
+        self.gather().diagnostics
     }
 }
 

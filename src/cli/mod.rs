@@ -17,8 +17,9 @@ use sitemap_lint::exec;
 use sitemap_lint::pipeline::files::{self, describe_io, AtomicFile, FileId};
 use sitemap_lint::pipeline::model::Kind;
 use sitemap_lint::render::{self, statistics::Statistics, Checked, Format, RenderOptions, Summary};
+use sitemap_lint::report::{self, Found};
 use sitemap_lint::site_set::{sniff_root, SetCheck, Site};
-use sitemap_lint::{check_bytes, pipeline::input, rules, FileReport, Settings, Severity};
+use sitemap_lint::{engine, pipeline::input, rules, Settings, Severity};
 
 mod discover;
 mod walk;
@@ -574,31 +575,20 @@ fn check(args: CheckArgs, stdout: &mut dyn Write) -> io::Result<u8> {
                 skipped.push((i, root));
                 Ok(())
             }
-            Ok(Ok(mut outcome)) => {
-                internal_error |= outcome.report.internal_error();
-                if let Some(check) = &mut set_check {
-                    let found = check.file(i, &outcome.report.site, &per_target[i]);
-                    if !found.is_empty() {
-                        let report = &mut outcome.report;
-                        report.diagnostics.extend(found);
-                        report.diagnostics.sort_by(|a, b| {
-                            (a.primary.span.start, a.primary.span.end, a.rule.name).cmp(&(
-                                b.primary.span.start,
-                                b.primary.span.end,
-                                b.rule.name,
-                            ))
-                        });
-                    }
-                }
-                if args.quiet {
-                    outcome
-                        .report
-                        .diagnostics
-                        .retain(|d| d.severity == Severity::Error);
-                }
-                summary.add(&outcome.report);
+            Ok(Ok(outcome)) => {
+                let found = outcome.found;
+                let across = match &mut set_check {
+                    Some(check) => check.file(i, &found.site, &per_target[i], &|rule, at| {
+                        found.suppresses(rule, at)
+                    }),
+                    None => Default::default(),
+                };
+                // One finalize for the file's findings and those across files.
+                let report = report::finalize(found, across, &per_target[i], args.quiet);
+                internal_error |= report.internal_error();
+                summary.add(&report);
                 let checked = Checked {
-                    report: &outcome.report,
+                    report: &report,
                     repo_path: &targets[i].repo_path,
                     compressed: outcome.compressed,
                 };
@@ -902,7 +892,8 @@ impl Drop for Permit {
 
 /// A checked input.
 struct Outcome {
-    report: FileReport,
+    /// Finalized on the output thread, with the findings across files.
+    found: Found,
     /// The raw input was gzip.
     compressed: bool,
     /// Bytes of input held by `report` until it is rendered (see [`exec::ordered`]).
@@ -940,7 +931,7 @@ fn check_target(target: &Target, settings: &Settings) -> io::Result<Result<Outco
         permit = Some(Permit::take());
     }
     let outcome = Ok(Ok(Outcome {
-        report: check_bytes(&target.display, bytes, settings),
+        found: engine::find(&target.display, bytes, settings),
         compressed,
         size,
     }));

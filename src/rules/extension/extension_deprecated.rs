@@ -95,11 +95,11 @@ impl Rule for Check {
         ext::visit_declared(source, entry, &mut |el, decl| {
             if let Some(year) = decl.deprecated {
                 let name = format!("`<{}>`", el.qualified_name(source));
-                cx.report(
-                    Diagnostic::new(&META, el.name_span.clone(), format!("{name} is deprecated"))
+                cx.report_at(&META, el.name_span.clone(), |span| {
+                    Diagnostic::new(&META, span, format!("{name} is deprecated"))
                         .with_label(format!("Google deprecated it in {year}"))
-                        .with_help(help(decl, year)),
-                );
+                        .with_help(help(decl, year))
+                });
             }
             if decl.attributes.iter().all(|a| a.deprecated.is_none()) {
                 return;
@@ -118,10 +118,10 @@ impl Rule for Check {
                 };
                 let r = attr.range();
                 let base = el.base();
-                cx.report(
+                cx.report_at(&META, r.start + base..r.end + base, |span| {
                     Diagnostic::new(
                         &META,
-                        r.start + base..r.end + base,
+                        span,
                         format!(
                             "the `{}` attribute of `<{}>` is deprecated",
                             attr.name(),
@@ -131,8 +131,8 @@ impl Rule for Check {
                     .with_label(format!("Google deprecated it in {year}"))
                     .with_help(format!(
                         "remove the attribute: Google stopped using it in {year}"
-                    )),
-                );
+                    ))
+                });
             }
         });
     }

@@ -84,10 +84,9 @@ impl Rule for Check {
         for link in links::links(entry) {
             let name = link.element.qualified_name(source);
             let Some(href) = &link.href() else {
-                cx.report(
-                    Diagnostic::new(
+                cx.report_at(&META, link.element.name_span.clone(), |span| Diagnostic::new(
                         &META,
-                        link.element.name_span.clone(),
+                        span,
                         format!("`<{name}>` has no `href` attribute"),
                     )
                     .with_label("no URL for this alternate")
@@ -129,8 +128,7 @@ impl Rule for Check {
                 continue;
             }
             if first.kind == ProblemKind::Empty {
-                cx.report(
-                    Diagnostic::new(&META, href.span.start.saturating_sub(1)..href.span.end + 1, "empty `href`")
+                cx.report_at(&META, href.span.start.saturating_sub(1)..href.span.end + 1, |span| Diagnostic::new(&META, span, "empty `href`")
                         .with_label("no URL for this alternate")
                         .with_help("write the absolute `http` or `https` URL of the alternate page, or remove the element"),
                 );
@@ -138,10 +136,9 @@ impl Rule for Check {
             }
             if links::is_app_link(value) {
                 let end = value.find(':').unwrap_or(0);
-                cx.report(
-                    Diagnostic::new(
+                cx.report_at(&META, href.source_range(source, lead..lead + end), |span| Diagnostic::new(
                         &META,
-                        href.source_range(source, lead..lead + end),
+                        span,
                         format!("app deep link `{value}` as an alternate"),
                     )
                     .with_label("not a web URL")
@@ -161,10 +158,10 @@ impl Rule for Check {
                 continue;
             };
             let span = href.source_range(source, first.range.start + lead..first.range.end + lead);
-            cx.report(
+            cx.report_at(&META, on_one_line(source, span), |span| {
                 Diagnostic::new(
                     &META,
-                    on_one_line(source, span),
+                    span,
                     format!(
                         "invalid `href` on `<{name}>`: {}",
                         first.message.replace("`<loc>`", "`href`")
@@ -178,8 +175,8 @@ impl Rule for Check {
                     }
                     _ => "not valid in a URL",
                 })
-                .with_help_opt(first.help.map(|h| h.replace("`<loc>`", "`href`"))),
-            );
+                .with_help_opt(first.help.map(|h| h.replace("`<loc>`", "`href`")))
+            });
         }
     }
 }

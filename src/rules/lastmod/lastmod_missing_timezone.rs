@@ -63,8 +63,7 @@ impl Rule for Check {
         } else {
             value.source_range_in_trimmed(sitemap.source, r)
         };
-        cx.report(
-            Diagnostic::new(&META, span, problem.message.clone())
+        cx.report_at(&META, span, |span| Diagnostic::new(&META, span, problem.message.clone())
                 .with_label("a timezone belongs after this")
                 .with_note("the sitemap XSD accepts it (`xsd:dateTime` makes the timezone optional), so schema validators do not report it")
                 .with_help_opt(problem.help.clone()),

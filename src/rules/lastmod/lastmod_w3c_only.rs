@@ -53,13 +53,13 @@ impl Rule for Check {
         let Verdict::W3cOnly(_, problem) = value.date() else {
             return;
         };
-        cx.report(
-            Diagnostic::new(
-                &META,
-                value.source_range_in_trimmed(sitemap.source, problem.range.clone()),
-                problem.message.clone(),
-            )
-            .with_help_opt(problem.help.clone()),
+        cx.report_at(
+            &META,
+            value.source_range_in_trimmed(sitemap.source, problem.range.clone()),
+            |span| {
+                Diagnostic::new(&META, span, problem.message.clone())
+                    .with_help_opt(problem.help.clone())
+            },
         );
     }
 }

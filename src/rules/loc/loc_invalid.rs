@@ -134,11 +134,11 @@ fn report(
                 EntryKind::Sitemap => "child sitemap",
                 EntryKind::Url => "page",
             };
-            cx.report(
-                Diagnostic::new(&META, value.span(source), "`<loc>` is empty").with_help(format!(
+            cx.report_at(&META, value.span(source), |span| {
+                Diagnostic::new(&META, span, "`<loc>` is empty").with_help(format!(
                     "write the absolute `http` or `https` URL of the {what}, or remove the entry"
-                )),
-            );
+                ))
+            });
             continue;
         }
         let mut d = Diagnostic::new(

@@ -249,15 +249,15 @@ fn check_segment(
         } else {
             message
         };
-        cx.report(
-            Diagnostic::new(&META, child.element.name_span.clone(), message)
+        cx.report_at(&META, child.element.name_span.clone(), |span| {
+            Diagnostic::new(&META, span, message)
                 .with_label("out of order")
                 .with_secondary(
                     other.element.name_span.clone(),
                     format!("`<{other_name}>` is here"),
                 )
-                .with_help(help),
-        );
+                .with_help(help)
+        });
     }
 }
 
