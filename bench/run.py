@@ -483,7 +483,7 @@ def main():
             (floor, [FLOOR, p("max-52mb.xml")]),
             (lint + " --jobs 1", [LINT, "check", "--jobs", "1", p("max-52mb.xml")]),
         ], targets=True),
-        # Every entry has three findings (exit 1): the targets of max-52mb, and at most
+        # Every entry has three findings (warnings and infos: exit 0): the targets of max-52mb, and at most
         # MAX_FINDINGS_VS_CLEAN × its time. The last three sitemap-lint rows complete issue 23's
         # table: quiet, JSON, and the three rules turned off.
         dict(name="findings-52mb", file=p("findings-52mb.xml"), tools=[
@@ -496,8 +496,7 @@ def main():
             (lint + " (the three rules off)", [LINT, "check", "--now", FINDINGS_NOW, "--allow", "hreflang-self-missing",
                                                "--allow", "extension-deprecated", "--allow", "lastmod-future",
                                                p("findings-52mb.xml")]),
-        ], targets=True, exits={lint: (1,), lint + " --jobs 1": (1,), lint + " -q": (1,),
-                                lint + " --format json": (1,), lint + " (the three rules off)": (0, 1)}),
+        ], targets=True),
         dict(name="max-52mb.gz", file=p("max-52mb.xml.gz"), uncompressed=p("max-52mb.xml"), tools=[
             (lint, [LINT, "check", p("max-52mb.xml.gz")]),
             (xs, stream(wrapper, p("max-52mb.xml.gz"))),
