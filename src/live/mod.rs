@@ -21,11 +21,12 @@ use std::ops::Range;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use crate::diagnostic::Diagnostic;
-use crate::engine::{self, FileReport};
+use crate::engine;
 use crate::exec::{self, HostPace};
 use crate::pipeline::fetch::{self, Answer, Failure, Fetcher, Limits, Pace, Want};
 use crate::pipeline::model::Kind;
 use crate::pipeline::source::SourceFile;
+use crate::report::FileReport;
 use crate::rules::http::{
     http_content_type, http_redirect, http_status, robots_sitemap_line, sitemap_is_html, Fetched,
 };
@@ -519,9 +520,11 @@ fn resort(report: FileReport, settings: &Settings) -> FileReport {
     let FileReport {
         source,
         diagnostics,
+        omitted,
         site,
     } = report;
     let mut report = engine::report_of(source, diagnostics, settings);
+    report.omitted = omitted;
     report.site = site;
     report
 }

@@ -112,10 +112,9 @@ impl Rule for Check {
                     .rel()
                     .is_some_and(|r| !r.value.trim().eq_ignore_ascii_case("alternate"));
                 if link.media().is_none() && !app && !other_rel {
-                    cx.report(
-                        Diagnostic::new(
+                    cx.report_at(&META, link.element.name_span.clone(), |span| Diagnostic::new(
                             &META,
-                            link.element.name_span.clone(),
+                            span,
                             format!("`<{name}>` has no `hreflang` attribute"),
                         )
                         .with_label("no language given")
@@ -150,7 +149,7 @@ impl Rule for Check {
             } else {
                 span
             };
-            cx.report(
+            cx.report_at(&META, span, |span| {
                 Diagnostic::new(
                     &META,
                     span,
@@ -162,8 +161,8 @@ impl Rule for Check {
                 )
                 .with_label(problem.label)
                 .with_help(problem.help)
-                .with_fix_opt(fix(source, attr, problem.fix.as_deref())),
-            );
+                .with_fix_opt(fix(source, attr, problem.fix.as_deref()))
+            });
         }
     }
 }
