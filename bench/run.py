@@ -5,6 +5,7 @@
     python3 bench/run.py --quick    # smoke test: small inputs, one run each (seconds)
     python3 bench/run.py --runs 9 --only max-52mb,urls-50k
     python3 bench/run.py --baseline OLD/sitemap-lint   # also times an older binary, alternately
+    python3 bench/run.py --only max-52mb,findings-52mb --no-build --lint OLD/sitemap-lint   # another binary
 
 What it does, in order:
 1. builds the release binary and the two example binaries (`cargo build --release`);
@@ -21,7 +22,7 @@ What it does, in order:
    process with wait4(2): wall time and user+system CPU time, then runs it again under GNU time
    for its peak RSS (so that the wrapper's own start-up is not timed);
    The `fix-*` rows (issue 19) time `check --fix` against `check` of the same file: max-52mb
-   with nothing to fix, and fix-10k (the same size, 10,000 raw `&`), whose every run fixes a
+   with nothing to fix, findings-52mb (findings on every entry, none with a fix), and fix-10k (the same size, 10,000 raw `&`), whose every run fixes a
    fresh copy made untimed before it;
 5. prints a Markdown table of medians with the ratios to xmllint and to the floor, and PASS/FAIL
    for each target of the issue.
@@ -78,6 +79,7 @@ MAX_LIVE_RSS_VS_FILE = 2.0  # issue 20: its peak RSS vs checking the largest of 
 MAX_ONE_JOB_VS_FLOOR = 1.5  # --jobs 1 on the 50 MiB file (issue 17)
 MAX_VS_BASELINE = 1.05  # new ÷ old binary, each row (issue 17)
 MAX_FIX_CLEAN = 1.1  # `check --fix` with nothing to fix vs `check`, on max-52mb
+MAX_FINDINGS_VS_CLEAN = 1.15  # findings-52mb against max-52mb (issue 23)
 MAX_FIX_10K = 2.0  # `check --fix` applying 10,000 fixes vs `check` of the same file
 FIXES = 10_000
 
@@ -123,19 +125,23 @@ def plain_urlset(n, start=0):
     return "".join(parts).encode()
 
 
+EXTENSION_HEAD = (
+    '<?xml version="1.0" encoding="UTF-8"?>\n'
+    f'<urlset xmlns="{SITEMAP_NS}"\n'
+    f'        xmlns:image="{IMAGE_NS}"\n'
+    f'        xmlns:xhtml="{XHTML_NS}">\n'
+)
+
+
+def page(group, lang):
+    """The URL of the page of `group` in `lang` (the generated files with extensions)."""
+    return f"https://www.example.com/{lang}/collections/{WORDS[group % 16]}/{slug(group)}/"
+
+
 def extension_urlset(n, size):
     """A sitemap of n URLs with hreflang alternates (reciprocal groups of four languages plus
     x-default) and two images each, padded with whitespace to exactly `size` bytes."""
-    head = (
-        '<?xml version="1.0" encoding="UTF-8"?>\n'
-        f'<urlset xmlns="{SITEMAP_NS}"\n'
-        f'        xmlns:image="{IMAGE_NS}"\n'
-        f'        xmlns:xhtml="{XHTML_NS}">\n'
-    )
-    parts = [head]
-
-    def page(group, lang):
-        return f"https://www.example.com/{lang}/collections/{WORDS[group % 16]}/{slug(group)}/"
+    parts = [EXTENSION_HEAD]
 
     for i in range(n):
         group, lang = divmod(i, len(LANGS))
@@ -158,12 +164,53 @@ def extension_urlset(n, size):
             f"{links}{images}"
             "  </url>\n"
         )
-    tail = "</urlset>\n"
-    body = "".join(parts)
+    return pad_to("".join(parts), "</urlset>\n", size)
+
+
+FINDINGS_NOW = "2025-01-01"
+
+
+def findings_urlset(n, size):
+    """The max-size file of a generator gone wrong, where every entry has the same mistakes
+    (issue 23): n URLs whose hreflang alternates leave out the page itself
+    (`hreflang-self-missing`; x-default points at the home page), whose two images carry the
+    deprecated `<image:caption>` (`extension-deprecated`), and whose lastmod lies after
+    FINDINGS_NOW, passed as `--now` (`lastmod-future`). Valid against the schemas; padded with
+    whitespace to exactly `size` bytes."""
+    parts = [EXTENSION_HEAD]
+
+    for i in range(n):
+        group, lang = divmod(i, len(LANGS))
+        members = [l for k, l in enumerate(LANGS) if group * len(LANGS) + k < n and k != lang]
+        links = "".join(
+            f'    <xhtml:link rel="alternate" hreflang="{l}" href="{page(group, l)}"/>\n'
+            for l in members
+        )
+        links += '    <xhtml:link rel="alternate" hreflang="x-default" href="https://www.example.com/"/>\n'
+        images = "".join(
+            "    <image:image>\n"
+            f"      <image:loc>https://cdn.example.com/images/{group % 1000:03}/{slug(group)}-{LANGS[lang]}-{k}-1600w.jpg</image:loc>\n"
+            f"      <image:caption>{WORDS[(group + k) % 16]} {WORDS[group // 16 % 16]}</image:caption>\n"
+            "    </image:image>\n"
+            for k in range(2)
+        )
+        future = "2030" + lastmod(i)[4:]
+        parts.append(
+            "  <url>\n"
+            f"    <loc>{page(group, LANGS[lang])}</loc>\n"
+            f"    <lastmod>{future}</lastmod>\n"
+            f"{links}{images}"
+            "  </url>\n"
+        )
+    return pad_to("".join(parts), "</urlset>\n", size)
+
+
+def pad_to(body, tail, size):
+    """`body` and `tail` with whitespace between, exactly `size` bytes: lines of at most 80
+    spaces (whitespace between the root's children is insignificant)."""
     gap = size - len(body.encode()) - len(tail)
     if gap < 0:
-        raise SystemExit(f"generator: {n} URLs do not fit in {size} bytes ({-gap} over)")
-    # Whitespace between the root's children is insignificant: lines of at most 80 spaces.
+        raise SystemExit(f"generator: the entries do not fit in {size} bytes ({-gap} over)")
     pad = []
     while gap > 0:
         line = min(gap, 81)
@@ -246,6 +293,15 @@ def generate(out, quick):
     if not os.path.exists(fix10k):
         os.makedirs(out, exist_ok=True)
         write(fix10k, with_raw_ampersands(s["max_urls"], s["max_size"], s["fixes"]))
+    # Written on its own too (added after version 3), with a stamp of its own.
+    findings = os.path.join(out, "findings-52mb.xml")
+    findings_stamp = os.path.join(out, "findings-52mb.stamp")
+    findings_want = f"findings 1 {s['max_urls']} {s['max_size']}\n"
+    if not (os.path.exists(findings) and os.path.exists(findings_stamp)
+            and open(findings_stamp).read() == findings_want):
+        os.makedirs(out, exist_ok=True)
+        write(findings, findings_urlset(s["max_urls"], s["max_size"]))
+        write(findings_stamp, findings_want.encode())
     # The children of live-1000 (issue 20), written on their own with their own stamp, so that
     # `--only live-1000` regenerates nothing else: 1,000 sitemaps of 1,000 URLs (20 of 100 with
     # --quick). Their index is written when the server runs (its URL has the port).
@@ -444,12 +500,16 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="small inputs, 1 run each (smoke test)")
     ap.add_argument("--runs", type=int, help="runs per tool and input (default 5; 2 for the 1,000,000-URL file; 1 with --quick)")
-    ap.add_argument("--only", help="comma-separated input names (urls-50k, max-52mb, max-52mb.gz, index-50k, adversarial, urls-1m, fix-max-52mb, fix-10k, small-1000, live-1000)")
+    ap.add_argument("--only", help="comma-separated input names (urls-50k, max-52mb, findings-52mb, max-52mb.gz, index-50k, adversarial, urls-1m, fix-max-52mb, fix-findings-52mb, fix-10k, small-1000, live-1000)")
     ap.add_argument("--no-build", action="store_true", help="use the binaries already in target/release")
     ap.add_argument("--baseline", help="another sitemap-lint binary (an older build) to time alternately with this one")
+    ap.add_argument("--lint", help="the sitemap-lint binary to time (default target/release/sitemap-lint), e.g. an older build to compare with")
     ap.add_argument("--xsd-dir", default=os.path.join(ROOT, "..", "shared", "corpus", "xsd"), help="the official XSDs (default ../shared/corpus/xsd)")
     args = ap.parse_args()
     runs = args.runs or (1 if args.quick else 5)
+    global LINT
+    if args.lint:
+        LINT = os.path.abspath(args.lint)
     big_runs = args.runs or (1 if args.quick else 2)
 
     if not args.no_build:
@@ -497,6 +557,20 @@ def main():
             (xs, stream(wrapper, p("max-52mb.xml"))),
             (floor, [FLOOR, p("max-52mb.xml")]),
         ], targets=True),
+        # Every entry has three findings (warnings and infos: exit 0): the targets of max-52mb, and at most
+        # MAX_FINDINGS_VS_CLEAN × its time. The last three sitemap-lint rows complete issue 23's
+        # table: quiet, JSON, and the three rules turned off.
+        dict(name="findings-52mb", file=p("findings-52mb.xml"), tools=[
+            (lint, [LINT, "check", "--now", FINDINGS_NOW, p("findings-52mb.xml")]),
+            (one, [LINT, "check", "--jobs", "1", "--now", FINDINGS_NOW, p("findings-52mb.xml")]),
+            (xs, stream(wrapper, p("findings-52mb.xml"))),
+            (floor, [FLOOR, p("findings-52mb.xml")]),
+            (lint + " -q", [LINT, "check", "-q", "--now", FINDINGS_NOW, p("findings-52mb.xml")]),
+            (lint + " --format json", [LINT, "check", "--format", "json", "--now", FINDINGS_NOW, p("findings-52mb.xml")]),
+            (lint + " (the three rules off)", [LINT, "check", "--now", FINDINGS_NOW, "--allow", "hreflang-self-missing",
+                                               "--allow", "extension-deprecated", "--allow", "lastmod-future",
+                                               p("findings-52mb.xml")]),
+        ], targets=True),
         dict(name="max-52mb.gz", file=p("max-52mb.xml.gz"), uncompressed=p("max-52mb.xml"), tools=[
             (lint, [LINT, "check", p("max-52mb.xml.gz")]),
             (one, [LINT, "check", "--jobs", "1", p("max-52mb.xml.gz")]),
@@ -523,6 +597,12 @@ def main():
         dict(name="fix-max-52mb", file=p("max-52mb.xml"), tools=[
             (lint + " --fix", [LINT, "check", "--fix", p("max-52mb.xml")]),
             (lint, [LINT, "check", p("max-52mb.xml")]),
+        ], fix_limit=MAX_FIX_CLEAN),
+        # `--fix` where every entry has findings, none with a fix (the file is not written):
+        # past the caps, they cost a counter with `--fix` too (issues 19, 23).
+        dict(name="fix-findings-52mb", file=p("findings-52mb.xml"), tools=[
+            (lint + " --fix", [LINT, "check", "--fix", "--now", FINDINGS_NOW, p("findings-52mb.xml")]),
+            (lint, [LINT, "check", "--now", FINDINGS_NOW, p("findings-52mb.xml")]),
         ], fix_limit=MAX_FIX_CLEAN),
         # 10,000 raw `&` escaped (exit 0 after fixing; `check` exits 1 on them). Each run fixes a
         # fresh copy (made untimed), and `check` reads the same copy, unfixed.
@@ -577,6 +657,7 @@ def main():
     checks = []
     versus = []
     per_byte = {}
+    per_case = {}
     failures = []
     for case in cases:
         if "files" in case:
@@ -637,6 +718,8 @@ def main():
                 checks.append((f"{label}: `{n}` time ≤ {MAX_VS_BASELINE:.2f} × the old binary", med[n] / med[old], MAX_VS_BASELINE, ""))
         if case["name"] in ("urls-50k", "urls-1m"):
             per_byte[case["name"]] = (med[ours] / size, max(r.rss) / size)
+        if case["name"] in ("max-52mb", "findings-52mb"):
+            per_case[case["name"]] = med[ours]
         if case.get("fix_limit"):
             fixed = f" ({200 if args.quick else FIXES:,} fixes)" if case["name"] == "fix-10k" else " (nothing to fix)"
             checks.append((f"{label}: `check --fix`{fixed} ≤ {case['fix_limit']:.1f} × `check`", med[ours] / med[names[1]], case["fix_limit"], ""))
@@ -645,6 +728,8 @@ def main():
         server.stdin.close()
         server.wait(timeout=10)
 
+    if "max-52mb" in per_case and "findings-52mb" in per_case:
+        checks.append((f"findings-52mb: time ≤ {MAX_FINDINGS_VS_CLEAN:.2f} × max-52mb", per_case["findings-52mb"] / per_case["max-52mb"], MAX_FINDINGS_VS_CLEAN, ""))
     if "urls-50k" in per_byte and "urls-1m" in per_byte:
         (t_small, m_small), (t_big, m_big) = per_byte["urls-50k"], per_byte["urls-1m"]
         checks.append((f"scaling: time per byte on urls-1m ≤ {MAX_SCALING} × on urls-50k", t_big / t_small, MAX_SCALING, ""))

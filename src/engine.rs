@@ -4,11 +4,11 @@ use std::io::Read;
 use std::ops::Range;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use roxmltree::Document;
 
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Diagnostic;
 use crate::exec::{self, Turns};
 use crate::pipeline::encoding::{self, Detected};
 use crate::pipeline::input::{self, Bytes};
@@ -16,39 +16,13 @@ use crate::pipeline::model::{ChildKind, Element, Entry, Kind, RootChildren, Site
 use crate::pipeline::source::SourceFile;
 use crate::pipeline::text_sitemap;
 use crate::pipeline::xml_decl;
-use crate::rule::{Category, Collector, Context, Rule, RuleMeta};
+use crate::report::{self, FileReport, Found};
+use crate::rule::{Category, Collector, Context, Rule, RuleMeta, Suppress};
 use crate::rules::{self as r};
 use crate::site_set::FileSummary;
-use crate::suppress::{self, Directive};
+use crate::suppress::{self, Directive, Suppressions};
 use crate::values::uri;
 use crate::Settings;
-
-/// The result of checking one input.
-#[derive(Debug)]
-pub struct FileReport {
-    pub source: SourceFile,
-    /// Sorted by position, then rule name; severities already applied, disabled rules removed.
-    pub diagnostics: Vec<Diagnostic>,
-    /// Kind, entry count and (with [`Settings::collect_set`]) fingerprints, for the totals and
-    /// the check across files ([`crate::site_set`]).
-    pub site: FileSummary,
-}
-
-impl FileReport {
-    pub fn count(&self, severity: Severity) -> usize {
-        self.diagnostics
-            .iter()
-            .filter(|d| d.severity == severity)
-            .count()
-    }
-
-    /// Whether the checker failed on this file (see the `internal-error` rule).
-    pub fn internal_error(&self) -> bool {
-        self.diagnostics
-            .iter()
-            .any(|d| d.rule == &r::input::internal_error::META)
-    }
-}
 
 /// Checks what `reader` yields, named `name` (used for messages and the `.gz` name check).
 pub fn check_reader(
@@ -84,12 +58,28 @@ pub fn check_input(
     settings: &Settings,
     options: InputOptions,
 ) -> FileReport {
+    report::finalize(
+        find_input(name, bytes, settings, options),
+        Default::default(),
+        settings,
+        false,
+    )
+}
+
+/// What [`check_bytes`] finds, before [`report::finalize`]: for a caller that adds the findings
+/// across files first (the command line). Never panics.
+pub fn find(name: &str, bytes: Bytes, settings: &Settings) -> Found {
+    find_input(name, bytes, settings, InputOptions::default())
+}
+
+/// What [`check_input`] finds, before [`report::finalize`] (see [`find`]). Never panics.
+pub fn find_input(name: &str, bytes: Bytes, settings: &Settings, options: InputOptions) -> Found {
     let mut site = FileSummary::default();
     let site_out = &mut site;
     let result = catch_unwind(AssertUnwindSafe(move || {
         run(name, bytes, settings, options, site_out)
     }));
-    let (source, diagnostics, directives) = match result {
+    let (source, diagnostics, walked) = match result {
         Ok(out) => out,
         Err(panic) => {
             let what = panic
@@ -99,12 +89,19 @@ pub fn check_input(
                 .unwrap_or_else(|| "unknown panic".into());
             let d = r::input::internal_error::diagnostic(&what);
             site = FileSummary::default();
-            (SourceFile::new(name, ""), vec![d], Vec::new())
+            (SourceFile::new(name, ""), vec![d], Walked::default())
         }
     };
-    let mut report = finish(source, diagnostics, &directives, settings);
-    report.site = site;
-    report
+    let suppressions = walked
+        .suppressions
+        .or_else(|| Suppressions::new(walked.directives, settings).map(Arc::new));
+    Found {
+        source,
+        diagnostics,
+        omitted: walked.omitted,
+        suppressions,
+        site,
+    }
 }
 
 /// The report of a text that is not a sitemap (a robots.txt fetched for a live check) with the
@@ -114,46 +111,27 @@ pub fn report_of(
     diagnostics: Vec<Diagnostic>,
     settings: &Settings,
 ) -> FileReport {
-    finish(source, diagnostics, &[], settings)
-}
-
-/// Applies inline suppressions, configured severities, drops disabled rules, clamps spans and sorts.
-fn finish(
-    source: SourceFile,
-    mut diagnostics: Vec<Diagnostic>,
-    directives: &[Directive],
-    settings: &Settings,
-) -> FileReport {
-    if !directives.is_empty() {
-        suppress::apply(&mut diagnostics, directives, settings);
-    }
-    diagnostics.retain_mut(|d| match settings.severity_of(d.rule) {
-        Some(sev) => {
-            d.severity = d.at_most.map_or(sev, |most| sev.min(most));
-            d.primary.span = source.clamp_range(d.primary.span.clone());
-            for l in &mut d.secondary {
-                l.span = source.clamp_range(l.span.clone());
-            }
-            true
-        }
-        None => false,
-    });
-    diagnostics.sort_by(|a, b| {
-        (a.primary.span.start, a.primary.span.end, a.rule.name).cmp(&(
-            b.primary.span.start,
-            b.primary.span.end,
-            b.rule.name,
-        ))
-    });
-    FileReport {
+    let found = Found {
         source,
         diagnostics,
+        omitted: Vec::new(),
+        suppressions: None,
         site: FileSummary::default(),
-    }
+    };
+    report::finalize(found, Default::default(), settings, false)
 }
 
-/// What [`run`] found: the text, the diagnostics, and the suppression comments.
-type RunOutput = (SourceFile, Vec<Diagnostic>, Vec<Directive>);
+/// What [`run`] found: the text, the diagnostics, and what the walk over the model adds.
+type RunOutput = (SourceFile, Vec<Diagnostic>, Walked);
+
+/// What the [`Walk`] leaves besides its diagnostics: the counts past the caps, and the
+/// suppression comments (armed when the rules ran with them, else the directives found).
+#[derive(Default)]
+struct Walked {
+    omitted: Vec<(&'static RuleMeta, usize)>,
+    directives: Vec<Directive>,
+    suppressions: Option<Arc<Suppressions>>,
+}
 
 fn run(
     name: &str,
@@ -172,7 +150,7 @@ fn run(
         }
     }
     let mut out = Vec::new();
-    let mut directives = Vec::new();
+    let mut walked = Walked::default();
     let named_gz = name.to_ascii_lowercase().ends_with(".gz");
 
     if bytes.too_large {
@@ -180,7 +158,7 @@ fn run(
             bytes.gzip,
             settings.max_size,
         ));
-        return (SourceFile::new(name, ""), out, Vec::new());
+        return (SourceFile::new(name, ""), out, Walked::default());
     }
 
     let gzip_twice = bytes.gzip && bytes.data.starts_with(&[0x1f, 0x8b]);
@@ -194,12 +172,12 @@ fn run(
         out.push(r::input::gzip_invalid::diagnostic(problem, text.len()));
         if text.is_empty() {
             // Nothing came out: there is no text to check.
-            return (source, out, Vec::new());
+            return (source, out, Walked::default());
         }
     }
     if gzip_twice {
         out.push(r::input::gzip_invalid::compressed_twice());
-        return (source, out, Vec::new());
+        return (source, out, Walked::default());
     }
     if named_gz && !bytes.gzip && !text.is_empty() {
         let first = text.chars().next().map_or(0, char::len_utf8);
@@ -210,7 +188,7 @@ fn run(
         out.push(r::input::encoding_not_utf8::undecodable(
             decoded.detected.name(),
         ));
-        return (source, out, Vec::new());
+        return (source, out, Walked::default());
     }
     let not_utf8 = decoded.detected != Detected::Utf8;
     if not_utf8 {
@@ -238,13 +216,13 @@ fn run(
             matches!(d.rule.category, Category::Url | Category::Value)
                 && text_sitemap::on_lines(&lines, d.primary.span.start)
         };
-        let found = check_text(text, settings, site);
+        let (found, walked) = check_text(text, settings, site);
         out.extend(found.into_iter().filter(|d| !garbled(d)));
-        return (source, out, Vec::new());
+        return (source, out, walked);
     }
     if decoded.bom && text.is_empty() {
         out.push(r::input::xml_syntax::only_bom());
-        return (source, out, Vec::new());
+        return (source, out, Walked::default());
     }
 
     let prolog = xml_decl::check_prolog(text);
@@ -297,13 +275,15 @@ fn run(
                 .with_label("beyond the limit")
                 .with_help(e.help),
         );
-        return (source, out, Vec::new());
+        return (source, out, Walked::default());
     }
 
     // A large file that parses in pieces is parsed and checked a piece at a time, on several
     // threads when there are (see `split`): on one thread too, the trees of small pieces cost
     // less than one tree of the whole. Its text is laid out as the pieces in place meanwhile,
-    // so it is not held twice.
+    // so it is not held twice. A file with suppression comments is parsed whole: they are found
+    // before the rules run, so that what a cap keeps is the same as what is shown (see
+    // `rule::Context::report_with`).
     let clean_prolog = prolog.blank.as_ref().is_none_or(|r| r.is_empty());
     if clean_prolog
         && decoded.invalid_utf8.is_empty()
@@ -311,6 +291,7 @@ fn run(
         // A character reference that names no XML character is reported by the whole-file
         // parse, which the pieces' parses would let through (see `xml::first_bad_char_ref`).
         && crate::pipeline::xml::first_bad_char_ref(text, prolog.skip).is_none()
+        && memchr::memmem::find(text.as_bytes(), suppress::MARKER.as_bytes()).is_none()
     {
         let (file_name, owned) = source.into_parts();
         match crate::pipeline::split::layout(owned, prolog.skip, settings.split_min) {
@@ -318,9 +299,9 @@ fn run(
             Ok(layout) => {
                 let checked = check_split(&layout, settings, site);
                 source = SourceFile::laid_out(file_name, layout);
-                if let Some((diagnostics, directives)) = checked {
+                if let Some((diagnostics, found)) = checked {
                     out.extend(diagnostics);
-                    return (source, out, directives);
+                    return (source, out, found);
                 }
             }
         }
@@ -354,7 +335,7 @@ fn run(
     };
     if let Some((doc, parse_text)) = tree {
         let (diagnostics, found) = check_document(&doc, parse_text, prolog.skip, settings, site);
-        directives = found;
+        walked = found;
         // A value that holds patched text (where an XML error was) or bytes that were not UTF-8
         // is not what the file says: judging it would repeat the error already reported.
         let garbled = |d: &Diagnostic| {
@@ -372,7 +353,7 @@ fn run(
         };
         out.extend(diagnostics.into_iter().filter(|d| !garbled(d)));
     }
-    (source, out, directives)
+    (source, out, walked)
 }
 
 /// Checks one document, parsed from `text[base..]`: the checks on the tree, the suppression
@@ -383,7 +364,7 @@ fn check_document(
     base: usize,
     settings: &Settings,
     site: &mut FileSummary,
-) -> (Vec<Diagnostic>, Vec<Directive>) {
+) -> (Vec<Diagnostic>, Walked) {
     let enabled = enabled_rules(settings);
     let mut head = Sitemap::head(doc, text, base);
     let children = RootChildren::build(doc, text, base, &head);
@@ -391,6 +372,7 @@ fn check_document(
     let hooks = EntryHooks::new(&enabled);
     let mut walk = Walk::new(&head, &enabled, settings);
     walk.tree(doc, text, base, base);
+    let suppressions = walk.arm(settings);
     let n = children.entries.len();
     // Tests lower `split_min` to check entries one per batch.
     let batch = BATCH.min(settings.split_min).max(1);
@@ -415,6 +397,7 @@ fn check_document(
             || head.clone(),
             |head, b| {
                 let mut bcx = Context::new(settings);
+                bcx.set_suppressions(suppressions.clone());
                 let range = b * batch..((b + 1) * batch).min(n);
                 let done: Vec<_> = range
                     .filter_map(|i| check_entry(head, entries, i, &hooks, &mut bcx))
@@ -505,6 +488,8 @@ struct Walk<'s, 'c> {
     cx: Context<'c>,
     out: Vec<Diagnostic>,
     directives: Vec<Directive>,
+    /// The suppression comments, once the rules' contexts ask them ([`Walk::arm`]).
+    suppressions: Option<Arc<Suppressions>>,
     /// Whether suppression comments are still looked for (see [`suppress::merge`]).
     searching: bool,
     entry_count: usize,
@@ -528,6 +513,7 @@ impl<'s, 'c> Walk<'s, 'c> {
             cx: Context::new(settings),
             out: Vec::new(),
             directives: Vec::new(),
+            suppressions: None,
             searching: true,
             entry_count: 0,
             stray_text: Vec::new(),
@@ -543,6 +529,19 @@ impl<'s, 'c> Walk<'s, 'c> {
     fn tree(&mut self, doc: &Document<'_>, text: &str, base: usize, own: usize) {
         let (out, directives) = tree(doc, text, base, own, self.searching);
         self.add_tree(out, directives);
+    }
+
+    /// Hands the suppression comments found so far (all of them: a file that has any is parsed
+    /// whole) to the walk's context, and returns them for the other contexts of the file.
+    fn arm(&mut self, settings: &Settings) -> Option<Arc<dyn Suppress>> {
+        let s = Arc::new(Suppressions::new(
+            std::mem::take(&mut self.directives),
+            settings,
+        )?);
+        self.suppressions = Some(s.clone());
+        let s: Arc<dyn Suppress> = s;
+        self.cx.set_suppressions(Some(s.clone()));
+        Some(s)
     }
 
     fn add_tree(&mut self, out: Vec<Diagnostic>, directives: Vec<Directive>) {
@@ -588,11 +587,7 @@ impl<'s, 'c> Walk<'s, 'c> {
     }
 
     /// After the last document: the whole-file hooks, with the whole [`Sitemap`].
-    fn finish(
-        mut self,
-        head: Sitemap<'s>,
-        site: &mut FileSummary,
-    ) -> (Vec<Diagnostic>, Vec<Directive>) {
+    fn finish(mut self, head: Sitemap<'s>, site: &mut FileSummary) -> (Vec<Diagnostic>, Walked) {
         let mut sitemap = head;
         sitemap.entry_count = self.entry_count;
         sitemap.stray_text = std::mem::take(&mut self.stray_text);
@@ -608,16 +603,26 @@ impl<'s, 'c> Walk<'s, 'c> {
         }
         *site = self.site;
         let mut out = self.out;
-        out.extend(self.cx.into_diagnostics());
-        (out, self.directives)
+        let gathered = self.cx.gather();
+        out.extend(gathered.diagnostics);
+        let walked = Walked {
+            omitted: gathered.omitted,
+            directives: self.directives,
+            suppressions: self.suppressions,
+        };
+        (out, walked)
     }
 }
 
 /// Checks a text sitemap: every line goes through the rules' line hook, and every line that
 /// holds a URL is an entry with a `<loc>` (see [`Sitemap::text`]), checked as an XML entry is.
-fn check_text(text: &str, settings: &Settings, site: &mut FileSummary) -> Vec<Diagnostic> {
+fn check_text(
+    text: &str,
+    settings: &Settings,
+    site: &mut FileSummary,
+) -> (Vec<Diagnostic>, Walked) {
     let Ok(skeleton) = Document::parse(crate::pipeline::model::text::TEXT_SKELETON) else {
-        return Vec::new();
+        return (Vec::new(), Walked::default());
     };
     let mut head = Sitemap::text(&skeleton, text);
     head.site_origin = text_sitemap::lines(text)
@@ -637,7 +642,7 @@ fn check_text(text: &str, settings: &Settings, site: &mut FileSummary) -> Vec<Di
             walk.entry_count += 1;
         }
     }
-    walk.finish(head, site).0
+    walk.finish(head, site)
 }
 
 /// The checks on the tree of a document parsed from `text[base..]` whose own text starts at
@@ -671,7 +676,7 @@ fn check_split(
     layout: &crate::pipeline::split::Layout,
     settings: &Settings,
     site: &mut FileSummary,
-) -> Option<(Vec<Diagnostic>, Vec<Directive>)> {
+) -> Option<(Vec<Diagnostic>, Walked)> {
     let text = layout.buf.as_str();
     let pieces = &layout.pieces;
     let n = pieces.len();
@@ -712,7 +717,8 @@ fn check_split(
         layout,
         hooks: &hooks,
         settings,
-        searching: AtomicBool::new(true),
+        // A file with suppression comments is not split (see `run`): none to look for.
+        searching: AtomicBool::new(false),
     };
     // Piece `k` parsed: `Some(Some(doc))` to drop after its turn, `Some(None)` when it is kept
     // in its slot to the end (its root holds other elements than entries), `None` when it does
@@ -739,7 +745,11 @@ fn check_split(
     let walk = exec::in_turns(
         n,
         settings.threads,
-        Walk::new(&head, &enabled, settings),
+        // A file with suppression comments is not split (see `run`): none to look for.
+        Walk {
+            searching: false,
+            ..Walk::new(&head, &enabled, settings)
+        },
         || head.clone(),
         |head, turns| {
             let head = &head;
@@ -788,15 +798,19 @@ fn check_split(
             }
         },
     )?;
-    let (mut diagnostics, mut directives) = walk.finish(head, site);
+    let (mut diagnostics, mut walked) = walk.finish(head, site);
     let map = |r: &mut Range<usize>| *r = layout.range_to_source(r);
     for d in &mut diagnostics {
         map(&mut d.primary.span);
         for l in &mut d.secondary {
             map(&mut l.span);
         }
+        // The edits too: unmapped, `--fix` wrote them at offsets of the buffer, not the file.
+        for e in d.fix.iter_mut().flat_map(|f| f.edits.iter_mut()) {
+            map(&mut e.range);
+        }
     }
-    for d in &mut directives {
+    for d in &mut walked.directives {
         map(&mut d.comment);
         for n in &mut d.names {
             map(&mut n.span);
@@ -818,7 +832,7 @@ fn check_split(
     for (_, span) in &mut site.children {
         map(span);
     }
-    Some((diagnostics, directives))
+    Some((diagnostics, walked))
 }
 
 /// Whether the root of `doc` holds an element that is not a `<url>` or `<sitemap>`.

@@ -11,9 +11,10 @@
 use std::collections::BTreeMap;
 
 use crate::diagnostic::{Applicability, Diagnostic, Fix, Severity};
-use crate::engine::{check_bytes, FileReport};
+use crate::engine::find;
 use crate::pipeline::encoding::{self, Detected};
 use crate::pipeline::input::Bytes;
+use crate::report::{finalize, FileReport, Found};
 use crate::Settings;
 
 /// Checks a file's fixes may take at most (ruff's limit): a fix whose result needs another fix
@@ -117,10 +118,11 @@ pub fn apply<'f>(text: &str, fixes: impl IntoIterator<Item = (&'static str, &'f 
 
 /// What fixing one input did.
 #[derive(Debug)]
-pub struct Fixed {
+pub struct Fixed<R = FileReport> {
     /// The report on the text as fixed (or as it was, when nothing was applied): what remains.
-    /// Diagnostics kept beyond the report cap for their fix only are removed.
-    pub report: FileReport,
+    /// Diagnostics kept beyond the report cap for their fix only are not in it. With
+    /// [`fix_found`], the findings on that text before [`finalize`].
+    pub report: R,
     /// The fixed content (the byte-order mark included, not compressed), when it differs from
     /// the input.
     pub content: Option<Vec<u8>>,
@@ -136,11 +138,13 @@ pub struct Fixed {
     pub errors_before: usize,
 }
 
-impl Fixed {
+impl<R> Fixed<R> {
     pub fn applied(&self) -> usize {
         self.by_rule.values().sum()
     }
+}
 
+impl Fixed {
     /// The diagnostics of the final report whose fix these options would apply: what `--fix`
     /// still has to do when `content` is not written (`--diff`), or could not do.
     pub fn remaining(&self, options: FixOptions) -> usize {
@@ -148,6 +152,20 @@ impl Fixed {
             .diagnostics
             .iter()
             .filter(|d| d.fix.as_ref().is_some_and(|f| options.wants(f)))
+            .count()
+    }
+}
+
+impl Fixed<Found> {
+    /// [`Fixed::remaining`] before the report is made: the findings that will be shown (not
+    /// suppressed, their rule on, not kept past the cap for their fix only) with a fix these
+    /// options would apply.
+    pub fn remaining(&self, settings: &Settings, options: FixOptions) -> usize {
+        self.report
+            .diagnostics
+            .iter()
+            .filter(|d| !d.is_beyond_cap() && is_fixable(d, options))
+            .filter(|d| self.report.reports(d, settings))
             .count()
     }
 }
@@ -179,6 +197,34 @@ fn unfixable(bytes: &Bytes) -> Option<String> {
 /// Checks `bytes` (named `name`) and applies the fixes `options` want, in passes, until nothing
 /// is left to apply (see the module docs). Never panics; the final report is the one to show.
 pub fn fix_bytes(name: &str, bytes: Bytes, settings: &Settings, options: FixOptions) -> Fixed {
+    let fixed = fix_found(name, bytes, settings, options);
+    let report = finalize(fixed.report, Default::default(), settings, false);
+    Fixed {
+        // With one pass the report is that of the text as it was.
+        errors_before: if fixed.passes > 1 {
+            fixed.errors_before
+        } else {
+            errors(&report)
+        },
+        report,
+        content: fixed.content,
+        by_rule: fixed.by_rule,
+        passes: fixed.passes,
+        converged: fixed.converged,
+        unfixable: fixed.unfixable,
+    }
+}
+
+/// [`fix_bytes`] whose final findings are not made a report yet: for a caller that adds the
+/// findings across files before [`finalize`] (the command line). `errors_before` is only
+/// counted when the text was checked again (`passes > 1`): with one pass they are the errors of
+/// the report made from `report`.
+pub fn fix_found(
+    name: &str,
+    bytes: Bytes,
+    settings: &Settings,
+    options: FixOptions,
+) -> Fixed<Found> {
     let settings = Settings {
         fixing: true,
         ..settings.clone()
@@ -190,17 +236,19 @@ pub fn fix_bytes(name: &str, bytes: Bytes, settings: &Settings, options: FixOpti
         Vec::new()
     };
     let (gzip, raw_len) = (bytes.gzip, bytes.raw_len);
-    let mut report = check_bytes(name, bytes, &settings);
-    let errors_before = errors(&report);
+    let mut report = find(name, bytes, &settings);
+    let mut errors_before = 0;
     let mut by_rule = BTreeMap::new();
     let mut passes = 1;
     let mut converged = true;
     let mut changed = false;
     if why.is_none() {
         loop {
+            // Those of the findings shown and of the ones kept past the cap for their fix.
             let wanted: Vec<(&'static str, &Fix)> = report
                 .diagnostics
                 .iter()
+                .filter(|d| report.reports(d, &settings))
                 .filter_map(|d| Some((d.rule.name, d.fix.as_ref()?)))
                 .filter(|(_, f)| options.wants(f))
                 .collect();
@@ -224,22 +272,27 @@ pub fn fix_bytes(name: &str, bytes: Bytes, settings: &Settings, options: FixOpti
             data.extend_from_slice(&bom);
             data.extend_from_slice(applied.text.as_bytes());
             drop(applied.text);
-            report = check_bytes(
-                name,
-                Bytes {
-                    data,
-                    gzip,
-                    raw_len,
-                    too_large: false,
-                    gzip_problem: None,
-                },
-                &settings,
+            let before = std::mem::replace(
+                &mut report,
+                find(
+                    name,
+                    Bytes {
+                        data,
+                        gzip,
+                        raw_len,
+                        too_large: false,
+                        gzip_problem: None,
+                    },
+                    &settings,
+                ),
             );
+            if passes == 1 {
+                errors_before = errors(&finalize(before, Default::default(), &settings, false));
+            }
             passes += 1;
             changed = true;
         }
     }
-    report.diagnostics.retain(|d| !d.is_beyond_cap());
     let content = changed.then(|| {
         let mut data = bom;
         data.extend_from_slice(report.source.text().as_bytes());
@@ -256,12 +309,9 @@ pub fn fix_bytes(name: &str, bytes: Bytes, settings: &Settings, options: FixOpti
     }
 }
 
+/// Errors in `report`, those a cap left out included.
 fn errors(report: &FileReport) -> usize {
-    report
-        .diagnostics
-        .iter()
-        .filter(|d| d.severity == Severity::Error && !d.is_beyond_cap())
-        .count()
+    report.count(Severity::Error)
 }
 
 /// Whether `d` offers a fix these options apply.

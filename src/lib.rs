@@ -19,6 +19,7 @@ pub mod fix;
 pub mod live;
 pub mod pipeline;
 pub mod render;
+pub mod report;
 pub mod rule;
 pub mod rules;
 pub mod site_set;
@@ -33,8 +34,9 @@ mod test_strings;
 use std::collections::HashMap;
 
 pub use diagnostic::{Diagnostic, Label, Severity};
-pub use engine::{check_bytes, check_input, check_reader, FileReport, InputOptions};
+pub use engine::{check_bytes, check_input, check_reader, InputOptions};
 pub use pipeline::source::SourceFile;
+pub use report::FileReport;
 pub use rule::{Category, RuleMeta};
 
 /// How the engine treats rules and inputs.

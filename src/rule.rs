@@ -3,6 +3,7 @@
 
 use std::any::Any;
 use std::ops::Range;
+use std::sync::Arc;
 
 use crate::diagnostic::Diagnostic;
 pub use crate::diagnostic::{Category, RuleMeta};
@@ -11,21 +12,54 @@ use crate::pipeline::text_sitemap::TextLine;
 
 /// Diagnostics one rule reports per file at most; the rest are counted in a note on the last one,
 /// so that a file with millions of the same mistake gives a readable report in bounded memory.
+/// Findings past the cap cost a counter: see [`Context::report_with`].
 pub const MAX_REPORTS_PER_RULE: usize = 1_000;
 
 /// Diagnostics with a fix one rule keeps per file beyond [`MAX_REPORTS_PER_RULE`] when the
 /// settings ask for fixes ([`crate::Settings::fixing`]): `--fix` then repairs up to this many per
-/// pass instead of a thousand (10,000 raw `&` take one pass, not ten), in bounded memory.
+/// pass instead of a thousand (10,000 raw `&` take one pass, not ten), in bounded memory. Such a
+/// finding is built for its fix, marked [`Diagnostic::is_beyond_cap`] and counted with the ones
+/// the cap left out, never shown.
 pub const MAX_FIXES_PER_RULE: usize = 200_000;
+
+/// Whether an inline suppression comment covers a finding of `rule` starting at offset `at` of
+/// the text the rules see. Implemented by [`crate::suppress::Suppressions`]; a [`Context`] asks
+/// it before a finding counts against the cap, so that the findings kept are the first
+/// [`MAX_REPORTS_PER_RULE`] that are not suppressed, and suppressed ones are never built.
+pub trait Suppress: Send + Sync {
+    /// True when a directive covers it (and that directive's name is then counted as used).
+    fn suppresses(&self, rule: &'static RuleMeta, at: usize) -> bool;
+}
+
+/// Findings of one rule a [`Context`] kept and left out.
+#[derive(Debug, Clone, Copy)]
+pub struct RuleCount {
+    pub rule: &'static RuleMeta,
+    /// Built and kept (at most [`MAX_REPORTS_PER_RULE`]).
+    pub kept: usize,
+    /// Found past the cap: counted, and built only to be kept for its fix (see
+    /// [`MAX_FIXES_PER_RULE`]).
+    pub omitted: usize,
+    /// Past the cap, kept for their fix (at most [`MAX_FIXES_PER_RULE`], counted in `omitted`).
+    pub for_fix: usize,
+}
+
+/// What a [`Context`] gathered: the diagnostics kept (in the order reported, notes on the caps
+/// attached) and, per rule, how many findings the cap left out.
+#[derive(Debug, Default)]
+pub struct Gathered {
+    pub diagnostics: Vec<Diagnostic>,
+    pub omitted: Vec<(&'static RuleMeta, usize)>,
+}
 
 /// What a rule sees and where it reports.
 pub struct Context<'a> {
     pub settings: &'a crate::Settings,
     diagnostics: Vec<Diagnostic>,
-    /// Per rule: (reported, not reported because of the cap).
-    counts: std::collections::HashMap<&'static str, (usize, usize)>,
-    /// Per rule: diagnostics beyond the cap kept for their fix (see [`Diagnostic::is_beyond_cap`]).
-    kept_for_fix: std::collections::HashMap<&'static str, usize>,
+    /// Per rule that reported: kept and omitted (a few rules report in a file: a short list).
+    counts: Vec<RuleCount>,
+    /// The file's suppression comments, when it has any.
+    suppress: Option<Arc<dyn Suppress>>,
     /// The last URLs found clean by [`crate::values::uri::check_http_url`], oldest overwritten first.
     clean_urls: [String; CLEAN_URLS],
     clean_next: usize,
@@ -43,12 +77,17 @@ impl<'a> Context<'a> {
         Context {
             settings,
             diagnostics: Vec::new(),
-            counts: std::collections::HashMap::new(),
-            kept_for_fix: std::collections::HashMap::new(),
+            counts: Vec::new(),
+            suppress: None,
             clean_urls: Default::default(),
             clean_next: 0,
             entry_memo: None,
         }
+    }
+
+    /// Checks the findings reported from now on against the file's suppression comments.
+    pub fn set_suppressions(&mut self, s: Option<Arc<dyn Suppress>>) {
+        self.suppress = s;
     }
 
     /// Whether `url` was recently found without any problem by [`crate::values::uri::check_http_url`]
@@ -85,77 +124,196 @@ impl<'a> Context<'a> {
         self.entry_memo.as_ref()?.1.downcast_ref::<T>()
     }
 
-    pub fn report(&mut self, diagnostic: Diagnostic) {
-        if diagnostic.is_beyond_cap() {
-            // Kept for its fix by another context of the file (see `absorb`): its count is there.
-            self.keep_for_fix(diagnostic);
+    fn count(&mut self, rule: &'static RuleMeta) -> &mut RuleCount {
+        let i = match self.counts.iter().position(|c| c.rule.name == rule.name) {
+            Some(i) => i,
+            None => {
+                self.counts.push(RuleCount {
+                    rule,
+                    kept: 0,
+                    omitted: 0,
+                    for_fix: 0,
+                });
+                self.counts.len() - 1
+            }
+        };
+        &mut self.counts[i]
+    }
+
+    /// Reports a finding of `rule` whose primary span starts at `at`, built by `build` only if it
+    /// is kept: a suppressed finding is dropped (its suppression counts as used), one past the
+    /// cap ([`MAX_REPORTS_PER_RULE`]) costs a counter. Rules that may find something in every
+    /// entry report this way, so that a file where every entry has the same mistake costs about
+    /// as much as a clean one. The findings kept are the first unsuppressed ones in the order
+    /// reported (document order for the entry hooks).
+    ///
+    /// When the settings ask for fixes ([`crate::Settings::fixing`]), a finding past the cap of a
+    /// rule that declares a fix is built all the same, and kept for its fix if it has one (up to
+    /// [`MAX_FIXES_PER_RULE`], marked [`Diagnostic::is_beyond_cap`]); it is counted as left out
+    /// either way, so the counts are those of a check.
+    pub fn report_with(
+        &mut self,
+        rule: &'static RuleMeta,
+        at: usize,
+        build: impl FnOnce() -> Diagnostic,
+    ) {
+        if self
+            .suppress
+            .as_ref()
+            .is_some_and(|s| s.suppresses(rule, at))
+        {
             return;
         }
-        let count = self.counts.entry(diagnostic.rule.name).or_default();
-        if count.0 < MAX_REPORTS_PER_RULE {
-            count.0 += 1;
-            self.diagnostics.push(diagnostic);
+        let wants_fix = self.wants_fix(rule);
+        let count = self.count(rule);
+        let kept = count.kept < MAX_REPORTS_PER_RULE;
+        if kept {
+            count.kept += 1;
         } else {
-            count.1 += 1;
-            if self.settings.fixing && diagnostic.fix.is_some() {
-                self.keep_for_fix(diagnostic.keep_beyond_cap());
+            count.omitted += 1;
+            if !wants_fix {
+                return;
             }
+        }
+        let d = build();
+        debug_assert!(
+            d.rule.name == rule.name && d.primary.span.start == at,
+            "`report_with` for `{}` at {at}: the diagnostic is `{}` at {}",
+            rule.name,
+            d.rule.name,
+            d.primary.span.start
+        );
+        if kept {
+            self.diagnostics.push(d);
+        } else if d.fix.is_some() {
+            self.keep_for_fix(d.keep_beyond_cap());
         }
     }
 
-    /// Keeps a diagnostic beyond the cap for its fix, up to [`MAX_FIXES_PER_RULE`] per rule.
-    fn keep_for_fix(&mut self, diagnostic: Diagnostic) {
-        let kept = self.kept_for_fix.entry(diagnostic.rule.name).or_default();
-        if *kept < MAX_FIXES_PER_RULE {
-            *kept += 1;
-            self.diagnostics.push(diagnostic);
+    /// Whether a finding of `rule` past the cap is still built, for its fix: the settings ask for
+    /// fixes, the rule declares some, and fewer than [`MAX_FIXES_PER_RULE`] were kept.
+    fn wants_fix(&self, rule: &'static RuleMeta) -> bool {
+        self.settings.fixing
+            && rule.fix.is_some()
+            && self
+                .counts
+                .iter()
+                .find(|c| c.rule.name == rule.name)
+                .is_none_or(|c| c.for_fix < MAX_FIXES_PER_RULE)
+    }
+
+    /// Keeps `d`, marked [`Diagnostic::is_beyond_cap`] and already counted as left out, for its
+    /// fix, up to [`MAX_FIXES_PER_RULE`] per rule.
+    fn keep_for_fix(&mut self, d: Diagnostic) {
+        let count = self.count(d.rule);
+        if count.for_fix < MAX_FIXES_PER_RULE {
+            count.for_fix += 1;
+            self.diagnostics.push(d);
         }
+    }
+
+    /// Whether a finding of `rule` at `at` will not be kept (suppressed, or past the cap and not
+    /// wanted for its fix, see [`Context::report_with`]): it is then counted as such, and the
+    /// caller builds nothing. Otherwise the caller builds it and reports it with
+    /// [`Context::report`], which counts it. For rules whose findings take several statements to
+    /// build; [`Context::report_with`] where one closure can.
+    pub fn skip(&mut self, rule: &'static RuleMeta, at: usize) -> bool {
+        if self
+            .suppress
+            .as_ref()
+            .is_some_and(|s| s.suppresses(rule, at))
+        {
+            return true;
+        }
+        if self.wants_fix(rule) {
+            return false;
+        }
+        let count = self.count(rule);
+        if count.kept < MAX_REPORTS_PER_RULE {
+            return false;
+        }
+        count.omitted += 1;
+        true
+    }
+
+    /// [`Context::report_with`] for a finding whose primary span is `span`: `build` gets it back.
+    pub fn report_at(
+        &mut self,
+        rule: &'static RuleMeta,
+        span: Range<usize>,
+        build: impl FnOnce(Range<usize>) -> Diagnostic,
+    ) {
+        self.report_with(rule, span.start, || build(span));
+    }
+
+    /// [`Context::report_with`] for a diagnostic already built (a finding that is rare, or
+    /// that a helper builds anyway).
+    pub fn report(&mut self, diagnostic: Diagnostic) {
+        let (rule, at) = (diagnostic.rule, diagnostic.primary.span.start);
+        self.report_with(rule, at, || diagnostic);
     }
 
     /// Takes over what `other` (a context of the same file, for a later stretch of its entries)
-    /// reported, within the same per-rule cap.
+    /// reported, within the same per-rule cap: the kept ones are the first in document order.
+    /// Suppressions were applied by `other` already.
     pub fn absorb(&mut self, other: Context<'_>) {
-        for (name, (_, omitted)) in other.counts {
-            self.counts.entry(name).or_default().1 += omitted;
+        for c in &other.counts {
+            self.count(c.rule).omitted += c.omitted;
         }
         for d in other.diagnostics {
-            self.report(d);
+            if d.is_beyond_cap() {
+                // Counted in `other`'s omitted, added above.
+                self.keep_for_fix(d);
+                continue;
+            }
+            let count = self.count(d.rule);
+            if count.kept < MAX_REPORTS_PER_RULE {
+                count.kept += 1;
+                self.diagnostics.push(d);
+            } else {
+                count.omitted += 1;
+                if self.settings.fixing && d.fix.is_some() {
+                    self.keep_for_fix(d.keep_beyond_cap());
+                }
+            }
         }
-    }
-
-    /// Whether `rule` has reported its [`MAX_REPORTS_PER_RULE`] findings in this file: a rule
-    /// that may find something on every line counts the rest with [`Context::count_unreported`]
-    /// rather than build findings that are dropped.
-    pub fn is_full(&self, rule: &RuleMeta) -> bool {
-        self.counts
-            .get(rule.name)
-            .is_some_and(|c| c.0 >= MAX_REPORTS_PER_RULE)
     }
 
     /// Adds `n` findings of `rule` that were counted but not built (see [`MAX_REPORTS_PER_RULE`]).
     pub fn count_unreported(&mut self, rule: &'static RuleMeta, n: usize) {
         if n > 0 {
-            self.counts.entry(rule.name).or_default().1 += n;
+            self.count(rule).omitted += n;
         }
     }
 
-    pub fn into_diagnostics(mut self) -> Vec<Diagnostic> {
-        for (name, (_, omitted)) in &self.counts {
-            if *omitted == 0 {
+    /// What was reported, with a note on the last kept finding of each rule the cap cut.
+    pub fn gather(mut self) -> Gathered {
+        let mut omitted = Vec::new();
+        for c in &self.counts {
+            if c.omitted == 0 {
                 continue;
             }
+            let (name, n) = (c.rule.name, c.omitted);
+            omitted.push((c.rule, n));
             if let Some(last) = self
                 .diagnostics
                 .iter_mut()
                 .rev()
-                .find(|d| d.rule.name == *name && !d.is_beyond_cap())
+                .find(|d| d.rule.name == name && !d.is_beyond_cap())
             {
                 last.notes.push(format!(
-                    "{omitted} more `{name}` diagnostics in this file were not reported (at most {MAX_REPORTS_PER_RULE} per rule and file)"
+                    "{n} more `{name}` diagnostics in this file were not reported (at most {MAX_REPORTS_PER_RULE} per rule and file)"
                 ));
             }
         }
-        self.diagnostics
+        Gathered {
+            diagnostics: std::mem::take(&mut self.diagnostics),
+            omitted,
+        }
+    }
+
+    pub fn into_diagnostics(self) -> Vec<Diagnostic> {
+        self.gather().diagnostics
     }
 }
 
@@ -268,4 +426,73 @@ pub trait Collector<'a> {
 
     /// After every entry, with the whole [`Sitemap`].
     fn finish(self: Box<Self>, sitemap: &Sitemap<'a>, cx: &mut Context<'_>);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::lastmod::lastmod_future;
+    use crate::rules::value::changefreq_invalid;
+
+    fn finding(rule: &'static RuleMeta, at: usize, fixed: bool) -> Diagnostic {
+        let d = Diagnostic::new(rule, at..at + 1, "finding");
+        if fixed {
+            d.with_fix(crate::diagnostic::Fix::safe(
+                "fix",
+                vec![crate::diagnostic::Edit::delete(at..at + 1)],
+            ))
+        } else {
+            d
+        }
+    }
+
+    /// Past the cap a finding costs a counter: never built in a check, built with fixes wanted
+    /// only for a rule that declares a fix, and then kept (marked) only when it has one.
+    #[test]
+    fn past_the_cap_findings_are_built_only_for_a_fix() {
+        for fixing in [false, true] {
+            let settings = crate::Settings {
+                fixing,
+                ..crate::Settings::default()
+            };
+            let mut cx = Context::new(&settings);
+            let (fixable, plain) = (&changefreq_invalid::META, &lastmod_future::META);
+            for at in 0..MAX_REPORTS_PER_RULE {
+                cx.report_with(fixable, at, || finding(fixable, at, true));
+                cx.report_with(plain, at, || finding(plain, at, false));
+            }
+            let mut built = 0;
+            for at in 10_000..10_010 {
+                cx.report_with(plain, at, || {
+                    unreachable!("`{}` built past the cap", plain.name)
+                });
+                cx.report_with(fixable, at, || {
+                    built += 1;
+                    finding(fixable, at, at % 2 == 0)
+                });
+                assert!(cx.skip(plain, at));
+            }
+            assert_eq!(built, if fixing { 10 } else { 0 });
+            let gathered = cx.gather();
+            let beyond = gathered.diagnostics.iter().filter(|d| d.is_beyond_cap());
+            assert_eq!(beyond.count(), if fixing { 5 } else { 0 });
+            let omitted = |rule: &RuleMeta| {
+                gathered
+                    .omitted
+                    .iter()
+                    .find(|(r, _)| r.name == rule.name)
+                    .map(|(_, n)| *n)
+            };
+            assert_eq!(omitted(fixable), Some(10));
+            assert_eq!(omitted(plain), Some(20));
+            // The note is on the last finding shown, not on one kept for its fix.
+            let last = gathered
+                .diagnostics
+                .iter()
+                .rev()
+                .find(|d| d.rule.name == fixable.name && !d.is_beyond_cap())
+                .unwrap();
+            assert_eq!(last.notes.len(), 1);
+        }
+    }
 }

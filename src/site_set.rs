@@ -21,7 +21,7 @@ use std::path::{Component, Path, PathBuf};
 use crate::diagnostic::Diagnostic;
 use crate::pipeline::model::{Entry, Kind, Sitemap};
 use crate::pipeline::url_key::{FingerprintMap, UrlParts};
-use crate::rule::{RuleMeta, MAX_REPORTS_PER_RULE};
+use crate::rule::{Gathered, RuleMeta, MAX_REPORTS_PER_RULE};
 use crate::rules::{loc::duplicate_loc, site::index_child};
 use crate::Settings;
 
@@ -513,14 +513,18 @@ impl<'s> SetCheck<'s> {
         }
     }
 
-    /// The findings of file `i` (called once per file, in output order), severities applied.
+    /// The findings of file `i` (called once per file, in output order), to be finalized with
+    /// the file's own ([`crate::report::finalize`]). `suppressed` says whether an inline
+    /// suppression of the file covers a finding of a rule at an offset: such a finding is neither
+    /// built nor counted against the cap.
     pub fn file(
         &mut self,
         i: usize,
         summary: &FileSummary,
         settings: &Settings,
-    ) -> Vec<Diagnostic> {
-        let mut out = Vec::new();
+        suppressed: &dyn Fn(&'static RuleMeta, usize) -> bool,
+    ) -> Gathered {
+        let mut out = Gathered::default();
         self.totals.files += 1;
         match summary.kind {
             Kind::UrlSet => self.totals.sitemaps += 1,
@@ -531,48 +535,52 @@ impl<'s> SetCheck<'s> {
         if let Some(k) = self.kinds.get_mut(i) {
             *k = Some(summary.kind);
         }
-        self.children(i, summary, &mut out);
-        self.duplicates_with_severities(i, summary, settings, out)
+        self.children(i, summary, suppressed, &mut out);
+        self.duplicates_if_on(i, summary, settings, suppressed, &mut out);
+        out
     }
 
     /// A file that joins the set while the run goes on (a fetched sitemap, named by its URL;
     /// called in output order like [`SetCheck::file`]): the URLs it repeats from earlier files
-    /// of the run. An index's children are the live check's to follow and report, not this.
+    /// of the run, to be finalized with the file's findings. An index's children are the live
+    /// check's to follow and report, not this. A fetched file's report is finalized before it
+    /// joins the set, so its inline suppressions do not reach these findings.
     pub fn fetched(
         &mut self,
         name: String,
         summary: &FileSummary,
         settings: &Settings,
-    ) -> Vec<Diagnostic> {
+    ) -> Gathered {
         let i = self.names.len();
         self.names.push(name);
         self.paths.push(None);
         self.kinds.push(Some(summary.kind));
-        self.duplicates_with_severities(i, summary, settings, Vec::new())
+        let mut out = Gathered::default();
+        self.duplicates_if_on(i, summary, settings, &|_, _| false, &mut out);
+        out
     }
 
-    /// `out` and the URLs of file `i` already listed in an earlier file, severities applied.
-    fn duplicates_with_severities(
+    /// The URLs of file `i` already listed in an earlier file, when `duplicate-loc` is on.
+    fn duplicates_if_on(
         &mut self,
         i: usize,
         summary: &FileSummary,
         settings: &Settings,
-        mut out: Vec<Diagnostic>,
-    ) -> Vec<Diagnostic> {
+        suppressed: &dyn Fn(&'static RuleMeta, usize) -> bool,
+        out: &mut Gathered,
+    ) {
         if settings.severity_of(&duplicate_loc::META).is_some() {
-            self.duplicates(i, summary, &mut out);
+            self.duplicates(i, summary, suppressed, out);
         }
-        out.retain_mut(|d| match settings.severity_of(d.rule) {
-            Some(sev) => {
-                d.severity = sev;
-                true
-            }
-            None => false,
-        });
-        out
     }
 
-    fn children(&mut self, i: usize, summary: &FileSummary, out: &mut Vec<Diagnostic>) {
+    fn children(
+        &mut self,
+        i: usize,
+        summary: &FileSummary,
+        suppressed: &dyn Fn(&'static RuleMeta, usize) -> bool,
+        out: &mut Gathered,
+    ) {
         let site = self.site;
         let own_url = site.url_of(i);
         // The engine already reported self-listing when the file's URL was known.
@@ -585,10 +593,13 @@ impl<'s> SetCheck<'s> {
             return;
         };
         let mut omitted = 0usize;
-        let mut report = |d: Diagnostic, out: &mut Vec<Diagnostic>| {
+        let mut report = |at: usize, d: &dyn Fn() -> Diagnostic, out: &mut Gathered| {
+            if suppressed(&index_child::META, at) {
+                return;
+            }
             if self.children_reported < MAX_REPORTS_PER_RULE {
                 self.children_reported += 1;
-                out.push(d);
+                out.diagnostics.push(d());
             } else {
                 omitted += 1;
             }
@@ -599,7 +610,11 @@ impl<'s> SetCheck<'s> {
                     self.totals.linked += 1;
                     if j == i {
                         if !url_known {
-                            report(index_child::self_listing(span.clone(), child), out);
+                            report(
+                                span.start,
+                                &|| index_child::self_listing(span.clone(), child),
+                                out,
+                            );
                         }
                         continue;
                     }
@@ -614,11 +629,16 @@ impl<'s> SetCheck<'s> {
                         }),
                     };
                     if kind == Some(Kind::Index) {
-                        report(index_child::nested(span.clone(), &self.names[j]), out);
+                        let name = &self.names[j];
+                        report(span.start, &|| index_child::nested(span.clone(), name), out);
                     }
                 }
                 Link::Missing(path) if site.root_given => {
-                    report(index_child::missing(span.clone(), &site.shown(&path)), out);
+                    report(
+                        span.start,
+                        &|| index_child::missing(span.clone(), &site.shown(&path)),
+                        out,
+                    );
                 }
                 _ => {}
             }
@@ -628,7 +648,13 @@ impl<'s> SetCheck<'s> {
 
     /// URLs of this sitemap already listed in an earlier file: a warning on the first
     /// occurrence in this file (repeats within the file are `duplicate-loc`'s own part).
-    fn duplicates(&mut self, i: usize, summary: &FileSummary, out: &mut Vec<Diagnostic>) {
+    fn duplicates(
+        &mut self,
+        i: usize,
+        summary: &FileSummary,
+        suppressed: &dyn Fn(&'static RuleMeta, usize) -> bool,
+        out: &mut Gathered,
+    ) {
         let Ok(me) = u32::try_from(i) else { return };
         if self.first.capacity() == 0 {
             // Room for every file of the set as large as the first (the first with URLs):
@@ -650,12 +676,15 @@ impl<'s> SetCheck<'s> {
             if first == me || here.insert(l.fingerprint, ()).is_some() {
                 continue;
             }
+            if suppressed(&duplicate_loc::META, l.start as usize) {
+                continue;
+            }
             if self.reported >= MAX_REPORTS_PER_RULE {
                 omitted += 1;
                 continue;
             }
             self.reported += 1;
-            out.push(duplicate_loc::across_files(
+            out.diagnostics.push(duplicate_loc::across_files(
                 l.start as usize..l.end as usize,
                 &self.names[first as usize],
             ));
@@ -669,12 +698,14 @@ impl<'s> SetCheck<'s> {
     }
 }
 
-/// Notes on the last finding of `rule` in `out` that `omitted` more `what` were not reported.
-fn note_omitted(out: &mut [Diagnostic], rule: &RuleMeta, omitted: usize, what: &str) {
+/// Notes on the last finding of `rule` in `out` that `omitted` more `what` were not reported,
+/// and counts them.
+fn note_omitted(out: &mut Gathered, rule: &'static RuleMeta, omitted: usize, what: &str) {
     if omitted == 0 {
         return;
     }
-    if let Some(d) = out.iter_mut().rev().find(|d| d.rule == rule) {
+    out.omitted.push((rule, omitted));
+    if let Some(d) = out.diagnostics.iter_mut().rev().find(|d| d.rule == rule) {
         d.notes.push(format!(
             "{omitted} more {what} were not reported (at most {MAX_REPORTS_PER_RULE} in a run)"
         ));

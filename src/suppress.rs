@@ -12,12 +12,14 @@
 
 use std::collections::HashMap;
 use std::ops::Range;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
 
 use roxmltree::{Document, Node, NodeId, NodeType};
 
 use crate::config::{unknown_selector, Selector};
 use crate::diagnostic::Diagnostic;
-use crate::rule::{RuleMeta, MAX_REPORTS_PER_RULE};
+use crate::rule::{Gathered, RuleMeta, Suppress, MAX_REPORTS_PER_RULE};
 use crate::rules::{suppression::suppression_invalid, suppression::unused_suppression};
 use crate::values::text::is_xml_space;
 use crate::Settings;
@@ -276,64 +278,112 @@ fn is_suppression_rule(meta: &RuleMeta) -> bool {
     meta.name == suppression_invalid::META.name || meta.name == unused_suppression::META.name
 }
 
-/// Drops the diagnostics that `directives` cover and adds the findings about the directives.
-/// Diagnostics of rules that are off are left for the caller to drop; they do not count as
-/// suppressed, and a name whose rules are all off is not reported as unused.
-pub fn apply(diagnostics: &mut Vec<Diagnostic>, directives: &[Directive], settings: &Settings) {
-    let mut used: Vec<Vec<bool>> = directives
-        .iter()
-        .map(|d| vec![false; d.names.len()])
-        .collect();
-    // Whether directive `i` names the rule, per (i, rule): its names are matched once per rule,
-    // not once per finding (1,000 directives of 100 names over thousands of findings).
-    let mut matched: HashMap<(usize, &'static str), bool> = HashMap::new();
-    diagnostics.retain(|diag| {
-        if settings.severity_of(diag.rule).is_none() {
-            return true;
-        }
-        let at = diag.primary.span.start;
-        let mut suppressed = false;
-        for (i, d) in directives.iter().enumerate() {
-            if !d.covers.as_ref().is_some_and(|c| c.contains(&at)) {
-                continue;
-            }
-            suppressed |= *matched.entry((i, diag.rule.name)).or_insert_with(|| {
-                let mut any = false;
-                for (j, name) in d.names.iter().enumerate() {
-                    if name.selector.is_some_and(|s| s.matches(diag.rule)) {
-                        used[i][j] = true;
-                        any = true;
-                    }
-                }
-                any
-            });
-        }
-        !suppressed
-    });
+/// A file's suppression directives, asked about each finding ([`crate::rule::Suppress`]): by the
+/// rules' [`crate::rule::Context`] as they report (so that a suppressed finding is never built
+/// and never counts against a cap), by the check across files, and once more by
+/// [`crate::report::finalize`] for the findings of the pipeline. Which names were used is kept
+/// here, shared by the threads that check the file, for [`Suppressions::findings`].
+pub struct Suppressions {
+    directives: Vec<Directive>,
+    /// Per directive and name: whether it suppressed something.
+    used: Vec<Vec<AtomicBool>>,
+    /// The directives that cover something, as (start, end, index), by start; and the largest end
+    /// among the first `k + 1` of them, so that a look-up stops early.
+    covering: Vec<(usize, usize, usize)>,
+    max_end: Vec<usize>,
+    /// Whether directive `i` names the rule, per (i, rule): its names are matched once per rule,
+    /// not once per finding (1,000 directives of 100 names over thousands of findings).
+    matched: Mutex<HashMap<(usize, &'static str), bool>>,
+    settings: Settings,
+}
 
-    let mut invalid = 0usize;
-    let mut unused = 0usize;
-    // Builds a finding only while the cap allows: the help of an unknown name costs a closest-name
-    // search.
-    let report = |d: &dyn Fn() -> Diagnostic, count: &mut usize, out: &mut Vec<Diagnostic>| {
-        *count += 1;
-        if *count <= MAX_REPORTS_PER_RULE {
-            out.push(d());
+impl Suppressions {
+    /// `None` when there are no directives.
+    pub fn new(directives: Vec<Directive>, settings: &Settings) -> Option<Suppressions> {
+        if directives.is_empty() {
+            return None;
         }
-    };
-    for (i, d) in directives.iter().enumerate() {
-        if let Some((span, message, help)) = &d.problem {
-            let diag = || {
-                Diagnostic::new(&suppression_invalid::META, span.clone(), message.clone())
-                    .with_label("this comment")
-                    .with_help(*help)
-            };
-            report(&diag, &mut invalid, diagnostics);
+        let used = directives
+            .iter()
+            .map(|d| d.names.iter().map(|_| AtomicBool::new(false)).collect())
+            .collect();
+        let mut covering: Vec<(usize, usize, usize)> = directives
+            .iter()
+            .enumerate()
+            .filter_map(|(i, d)| d.covers.as_ref().map(|c| (c.start, c.end, i)))
+            .collect();
+        covering.sort_unstable();
+        let mut max_end = Vec::with_capacity(covering.len());
+        let mut most = 0;
+        for &(_, end, _) in &covering {
+            most = most.max(end);
+            max_end.push(most);
         }
-        for (j, name) in d.names.iter().enumerate() {
-            let Some(selector) = name.selector else {
+        Some(Suppressions {
+            directives,
+            used,
+            covering,
+            max_end,
+            matched: Mutex::new(HashMap::new()),
+            settings: settings.clone(),
+        })
+    }
+
+    /// The directives (spans as found).
+    pub fn directives(&self) -> &[Directive] {
+        &self.directives
+    }
+
+    /// Whether directive `i` names `rule`; marks the names that do as used.
+    fn names(&self, i: usize, rule: &'static RuleMeta) -> bool {
+        let mut matched = self.matched.lock().unwrap_or_else(|e| e.into_inner());
+        *matched.entry((i, rule.name)).or_insert_with(|| {
+            let mut any = false;
+            for (j, name) in self.directives[i].names.iter().enumerate() {
+                if name.selector.is_some_and(|s| s.matches(rule)) {
+                    self.used[i][j].store(true, Ordering::Relaxed);
+                    any = true;
+                }
+            }
+            any
+        })
+    }
+
+    /// Drops the diagnostics the directives cover.
+    pub fn apply(&self, diagnostics: &mut Vec<Diagnostic>) {
+        diagnostics.retain(|d| !self.suppresses(d.rule, d.primary.span.start));
+    }
+
+    /// The findings about the directives themselves (`suppression-invalid`, `unused-suppression`),
+    /// once every finding of the file was asked about; and how many of each the cap left out.
+    pub fn findings(&self) -> Gathered {
+        let settings = &self.settings;
+        let directives = &self.directives;
+        let used = |i: usize, j: usize| self.used[i][j].load(Ordering::Relaxed);
+        let mut diagnostics = Vec::new();
+        let mut invalid = 0usize;
+        let mut unused = 0usize;
+        // Builds a finding only while the cap allows: the help of an unknown name costs a closest-name
+        // search.
+        let report = |d: &dyn Fn() -> Diagnostic, count: &mut usize, out: &mut Vec<Diagnostic>| {
+            *count += 1;
+            if *count <= MAX_REPORTS_PER_RULE {
+                out.push(d());
+            }
+        };
+        for (i, d) in directives.iter().enumerate() {
+            if let Some((span, message, help)) = &d.problem {
                 let diag = || {
-                    match Selector::parse(&name.text) {
+                    Diagnostic::new(&suppression_invalid::META, span.clone(), message.clone())
+                        .with_label("this comment")
+                        .with_help(*help)
+                };
+                report(&diag, &mut invalid, &mut diagnostics);
+            }
+            for (j, name) in d.names.iter().enumerate() {
+                let Some(selector) = name.selector else {
+                    let diag = || {
+                        match Selector::parse(&name.text) {
                     Some(s) => Diagnostic::new(
                         &suppression_invalid::META,
                         name.span.clone(),
@@ -352,43 +402,81 @@ pub fn apply(diagnostics: &mut Vec<Diagnostic>, directives: &[Directive], settin
                         .with_help(help)
                     }
                 }
+                    };
+                    report(&diag, &mut invalid, &mut diagnostics);
+                    continue;
                 };
-                report(&diag, &mut invalid, diagnostics);
-                continue;
-            };
-            if used[i][j] || d.covers.is_none() {
-                continue;
+                if used(i, j) || d.covers.is_none() {
+                    continue;
+                }
+                let any_on = crate::rules::metas().any(|m| {
+                    selector.matches(m)
+                        && !is_suppression_rule(m)
+                        && settings.severity_of(m).is_some()
+                });
+                if !any_on {
+                    continue; // turned off by configuration: nothing could have been suppressed
+                }
+                let whole = d.covers.as_ref().is_some_and(|c| c.end == usize::MAX);
+                let diag = || {
+                    Diagnostic::new(
+                        &unused_suppression::META,
+                        name.span.clone(),
+                        format!(
+                            "unused suppression: no `{}` finding {}",
+                            selector.name(),
+                            if whole {
+                                "in this file"
+                            } else {
+                                "in the element that follows"
+                            }
+                        ),
+                    )
+                    .with_label("suppresses nothing")
+                    .with_help(if d.names.len() == 1 {
+                        "remove the comment".to_string()
+                    } else {
+                        format!("remove `{}` from the list", name.text)
+                    })
+                };
+                report(&diag, &mut unused, &mut diagnostics);
             }
-            let any_on = crate::rules::metas().any(|m| {
-                selector.matches(m) && !is_suppression_rule(m) && settings.severity_of(m).is_some()
-            });
-            if !any_on {
-                continue; // turned off by configuration: nothing could have been suppressed
-            }
-            let whole = d.covers.as_ref().is_some_and(|c| c.end == usize::MAX);
-            let diag = || {
-                Diagnostic::new(
-                    &unused_suppression::META,
-                    name.span.clone(),
-                    format!(
-                        "unused suppression: no `{}` finding {}",
-                        selector.name(),
-                        if whole {
-                            "in this file"
-                        } else {
-                            "in the element that follows"
-                        }
-                    ),
-                )
-                .with_label("suppresses nothing")
-                .with_help(if d.names.len() == 1 {
-                    "remove the comment".to_string()
-                } else {
-                    format!("remove `{}` from the list", name.text)
-                })
-            };
-            report(&diag, &mut unused, diagnostics);
         }
+        let omitted = [
+            (&suppression_invalid::META, invalid),
+            (&unused_suppression::META, unused),
+        ]
+        .into_iter()
+        .filter(|(_, n)| *n > MAX_REPORTS_PER_RULE)
+        .map(|(rule, n)| (rule, n - MAX_REPORTS_PER_RULE))
+        .collect();
+        Gathered {
+            diagnostics,
+            omitted,
+        }
+    }
+}
+
+impl Suppress for Suppressions {
+    /// Diagnostics of rules that are off are left for the caller to drop; they do not count as
+    /// suppressed, and a name whose rules are all off is not reported as unused.
+    fn suppresses(&self, rule: &'static RuleMeta, at: usize) -> bool {
+        if self.settings.severity_of(rule).is_none() {
+            return false;
+        }
+        let mut suppressed = false;
+        let k = self.covering.partition_point(|&(start, _, _)| start <= at);
+        for j in (0..k).rev() {
+            if self.max_end[j] <= at {
+                break;
+            }
+            let (_, end, i) = self.covering[j];
+            if at < end {
+                // Every covering directive's names count as used, not only the first's.
+                suppressed |= self.names(i, rule);
+            }
+        }
+        suppressed
     }
 }
 

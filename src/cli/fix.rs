@@ -13,11 +13,12 @@
 use std::io::{self, Write};
 use std::path::Path;
 
-use sitemap_lint::fix::{fix_bytes, unified_diff, FixOptions, Fixed};
+use sitemap_lint::fix::{fix_found, unified_diff, FixOptions, Fixed};
 use sitemap_lint::pipeline::files::{describe_io, AtomicFile};
 use sitemap_lint::pipeline::input::Bytes;
 use sitemap_lint::render::{plural, visible, Format, Summary};
-use sitemap_lint::{FileReport, Settings};
+use sitemap_lint::report::Found;
+use sitemap_lint::Settings;
 
 use super::walk::{Source, Target};
 
@@ -162,20 +163,21 @@ impl Done {
 }
 
 /// Fixes one input's `bytes` (for stdin, `raw` holds the input as it came, to give it back when
-/// nothing changes), writing a file back unless `--diff`.
+/// nothing changes), writing a file back unless `--diff`. What remains is given as found, for
+/// the caller to finalize with the findings across files.
 pub fn run(
     target: &Target,
     bytes: Bytes,
     raw: Option<Vec<u8>>,
     settings: &Settings,
     mode: Mode,
-) -> (FileReport, Done) {
+) -> (Found, Done) {
     let gzip = bytes.gzip;
     let original = mode.diff.then(|| bytes.data.clone());
-    let fixed = fix_bytes(&target.display, bytes, settings, mode.options);
+    let fixed = fix_found(&target.display, bytes, settings, mode.options);
     let mut done = Done {
         applied: fixed.applied(),
-        warning: warning(&target.display, &fixed, mode.options),
+        warning: warning(&target.display, &fixed, settings, mode.options),
         ..Done::default()
     };
     if let (Some(original), Some(content)) = (&original, &fixed.content) {
@@ -211,9 +213,14 @@ pub fn run(
 }
 
 /// What to say about a file `--fix` could not (fully) fix.
-fn warning(name: &str, fixed: &Fixed, options: FixOptions) -> Option<String> {
+fn warning(
+    name: &str,
+    fixed: &Fixed<Found>,
+    settings: &Settings,
+    options: FixOptions,
+) -> Option<String> {
     if let Some(why) = &fixed.unfixable {
-        let wanted = fixed.remaining(options);
+        let wanted = fixed.remaining(settings, options);
         return (wanted > 0).then(|| {
             format!(
                 "`{name}` was not fixed ({wanted} fixable {}): {why}",

@@ -17,8 +17,9 @@ use sitemap_lint::pipeline::files::{self, describe_io, AtomicFile, FileId};
 use sitemap_lint::pipeline::model::Kind;
 use sitemap_lint::pipeline::text_sitemap;
 use sitemap_lint::render::{self, statistics::Statistics, Checked, Format, RenderOptions, Summary};
+use sitemap_lint::report::{self, Found};
 use sitemap_lint::site_set::{sniff_root, SetCheck, Site};
-use sitemap_lint::{check_bytes, pipeline::input, FileReport, Settings, Severity};
+use sitemap_lint::{engine, pipeline::input, FileReport, Settings, Severity};
 
 mod discover;
 mod explain;
@@ -616,7 +617,7 @@ fn check(mut args: CheckArgs, stdout: &mut dyn Write) -> io::Result<u8> {
     };
     let work = |i: usize| check_target(&targets[i], &settings_of(i), fixing);
     let weight = |r: &io::Result<Result<Outcome, String>>| match r {
-        Ok(Ok(o)) => o.size + held_by(&o.report.diagnostics),
+        Ok(Ok(o)) => o.size + held_by(&o.found.diagnostics),
         _ => 0,
     };
     // Walked files that are not sitemaps, with their root element's name.
@@ -632,39 +633,28 @@ fn check(mut args: CheckArgs, stdout: &mut dyn Write) -> io::Result<u8> {
                 Ok(())
             }
             Ok(Ok(mut outcome)) => {
-                internal_error |= outcome.report.internal_error();
                 if let Some(done) = outcome.fixed.take() {
                     fixes_applied += done.applied;
                     files_fixed += usize::from(done.applied > 0);
                     unreadable += usize::from(done.write_failed);
                     done.emit(fixing, &mut doc_out, out)?;
                 }
-                if let Some(check) = &mut set_check {
-                    let found = check.file(i, &outcome.report.site, &per_target[i]);
-                    if !found.is_empty() {
-                        let report = &mut outcome.report;
-                        report.diagnostics.extend(found);
-                        report.diagnostics.sort_by(|a, b| {
-                            (a.primary.span.start, a.primary.span.end, a.rule.name).cmp(&(
-                                b.primary.span.start,
-                                b.primary.span.end,
-                                b.rule.name,
-                            ))
-                        });
-                    }
-                }
-                if args.quiet {
-                    outcome
-                        .report
-                        .diagnostics
-                        .retain(|d| d.severity == Severity::Error);
-                }
-                summary.add(&outcome.report);
+                let found = outcome.found;
+                let across = match &mut set_check {
+                    Some(check) => check.file(i, &found.site, &per_target[i], &|rule, at| {
+                        found.suppresses(rule, at)
+                    }),
+                    None => Default::default(),
+                };
+                // One finalize for the file's findings and those across files.
+                let report = report::finalize(found, across, &per_target[i], args.quiet);
+                internal_error |= report.internal_error();
+                summary.add(&report);
                 if fixing.is_some_and(|m| m.diff) {
                     return Ok(());
                 }
                 let checked = Checked {
-                    report: &outcome.report,
+                    report: &report,
                     repo_path: &targets[i].repo_path,
                     compressed: outcome.compressed,
                 };
@@ -693,6 +683,7 @@ fn check(mut args: CheckArgs, stdout: &mut dyn Write) -> io::Result<u8> {
             internal_error |= report.internal_error();
             if args.quiet {
                 report.diagnostics.retain(|d| d.severity == Severity::Error);
+                report.omitted.retain(|o| o.severity == Severity::Error);
             }
             summary.add(&report);
             let repo_path = report.source.name().to_owned();
@@ -969,7 +960,8 @@ static LARGE: exec::Permits = exec::Permits::new(LARGE_IN_FLIGHT);
 
 /// A checked input.
 struct Outcome {
-    report: FileReport,
+    /// Finalized on the output thread, with the findings across files.
+    found: Found,
     /// The raw input was gzip.
     compressed: bool,
     /// Bytes of input held by `report` until it is rendered (see [`exec::ordered`]).
@@ -1047,15 +1039,15 @@ fn check_target(
     if permit.is_none() && size as u64 >= LARGE_INPUT {
         permit = Some(LARGE.take());
     }
-    let (report, fixed) = match fixing {
+    let (found, fixed) = match fixing {
         Some(mode) => {
-            let (report, done) = fix::run(target, bytes, raw, settings, mode);
-            (report, Some(done))
+            let (found, done) = fix::run(target, bytes, raw, settings, mode);
+            (found, Some(done))
         }
-        None => (check_bytes(&target.display, bytes, settings), None),
+        None => (engine::find(&target.display, bytes, settings), None),
     };
     let outcome = Ok(Ok(Outcome {
-        report,
+        found,
         compressed,
         size,
         fixed,

@@ -21,11 +21,13 @@ use std::ops::Range;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use crate::diagnostic::Diagnostic;
-use crate::engine::{self, FileReport};
+use crate::engine;
 use crate::exec::{self, HostPace};
 use crate::pipeline::fetch::{self, Answer, Failure, Fetcher, Limits, Pace, Want};
 use crate::pipeline::model::Kind;
 use crate::pipeline::source::SourceFile;
+use crate::report::{self, FileReport, Found};
+use crate::rule::Gathered;
 use crate::rules::http::{
     http_content_type, http_redirect, http_status, robots_sitemap_line, sitemap_is_html, Fetched,
 };
@@ -144,9 +146,8 @@ pub fn check(
     let mut counted = |mut c: Checked| {
         files += 1;
         let found = set.fetched(c.report.source.name().to_owned(), &c.report.site, settings);
-        if !found.is_empty() {
-            c.report.diagnostics.extend(found);
-            c.report = resort(c.report, settings);
+        if !found.diagnostics.is_empty() || !found.omitted.is_empty() {
+            c.report = with_across(c.report, found, settings);
         }
         emit(c)
     };
@@ -542,14 +543,34 @@ fn check_fetched(
     )
 }
 
+/// `report` (finalized) with the findings across files `across` finalized into it.
+fn with_across(report: FileReport, across: Gathered, settings: &Settings) -> FileReport {
+    let FileReport {
+        source,
+        diagnostics,
+        omitted,
+        site,
+    } = report;
+    let found = Found {
+        source,
+        diagnostics,
+        omitted: omitted.iter().map(|o| (o.rule, o.count)).collect(),
+        suppressions: None,
+        site,
+    };
+    report::finalize(found, across, settings, false)
+}
+
 /// The report with findings added after the engine made it: severities applied, sorted again.
 fn resort(report: FileReport, settings: &Settings) -> FileReport {
     let FileReport {
         source,
         diagnostics,
+        omitted,
         site,
     } = report;
     let mut report = engine::report_of(source, diagnostics, settings);
+    report.omitted = omitted;
     report.site = site;
     report
 }

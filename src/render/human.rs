@@ -12,9 +12,9 @@ use codespan_reporting::term::termcolor::{Ansi, NoColor};
 use codespan_reporting::term::{self, Config};
 
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::engine::FileReport;
 use crate::pipeline::source::{floor_char_boundary, SourceFile};
 use crate::render::{stand_in, visible, Checked, RenderOptions, Renderer, Summary};
+use crate::report::FileReport;
 
 /// Lines longer than this (in bytes) are shown as excerpts around the labels.
 const LONG_LINE: usize = 200;

@@ -11,8 +11,8 @@ use std::ops::Range;
 use sha2::{Digest, Sha256};
 
 use crate::diagnostic::{Applicability, Diagnostic};
-use crate::engine::FileReport;
 use crate::pipeline::source::{Position, SourceFile};
+use crate::report::FileReport;
 use crate::Severity;
 
 pub mod checkstyle;

@@ -59,6 +59,13 @@ impl Renderer for Statistics {
                 .or_insert((0, d.rule))
                 .0 += 1;
         }
+        // What a cap left out counts too, as in the summary.
+        for o in &file.report.omitted {
+            self.counts
+                .entry((o.rule.name, o.severity))
+                .or_insert((0, o.rule))
+                .0 += o.count;
+        }
         Ok(())
     }
 

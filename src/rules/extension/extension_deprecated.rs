@@ -95,15 +95,15 @@ impl Rule for Check {
         let source = sitemap.source;
         walk::visit_declared(source, entry, &mut |el, decl| {
             if let Some(year) = decl.deprecated {
-                let name = format!(
-                    "`<{}>`",
-                    crate::diagnostic::shown(el.qualified_name(source))
-                );
-                cx.report(
-                    Diagnostic::new(&META, el.name_span.clone(), format!("{name} is deprecated"))
+                cx.report_at(&META, el.name_span.clone(), |span| {
+                    let name = format!(
+                        "`<{}>`",
+                        crate::diagnostic::shown(el.qualified_name(source))
+                    );
+                    Diagnostic::new(&META, span, format!("{name} is deprecated"))
                         .with_label(format!("Google deprecated it in {year}"))
-                        .with_help(help(decl, year)),
-                );
+                        .with_help(help(decl, year))
+                });
             }
             if decl.attributes.iter().all(|a| a.deprecated.is_none()) {
                 return;
@@ -122,10 +122,10 @@ impl Rule for Check {
                 };
                 let r = attr.range();
                 let base = el.base();
-                cx.report(
+                cx.report_at(&META, r.start + base..r.end + base, |span| {
                     Diagnostic::new(
                         &META,
-                        r.start + base..r.end + base,
+                        span,
                         format!(
                             "the `{}` attribute of `<{}>` is deprecated",
                             crate::diagnostic::shown(attr.name()),
@@ -135,8 +135,8 @@ impl Rule for Check {
                     .with_label(format!("Google deprecated it in {year}"))
                     .with_help(format!(
                         "remove the attribute: Google stopped using it in {year}"
-                    )),
-                );
+                    ))
+                });
             }
         });
     }

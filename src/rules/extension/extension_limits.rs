@@ -90,10 +90,10 @@ impl Rule for Check {
         let source = sitemap.source;
         let name = over.element.qualified_name(source);
         let entry_name = entry.element.qualified_name(source);
-        cx.report(
+        cx.report_at(&META, over.element.name_span.clone(), |span| {
             Diagnostic::new(
                 &META,
-                over.element.name_span.clone(),
+                span,
                 format!(
                     "more than {} `<{name}>` in one `<{entry_name}>`",
                     group(MAX_ITEMS as u64)
@@ -110,8 +110,8 @@ impl Rule for Check {
             .with_help(format!(
                 "keep at most {} images for this page, the ones that matter most in search",
                 group(MAX_ITEMS as u64)
-            )),
-        );
+            ))
+        });
     }
 
     fn collector<'a>(&self, _sitemap: &Sitemap<'a>) -> Option<Box<dyn Collector<'a> + Send + 'a>> {
@@ -144,8 +144,7 @@ impl<'a> Collector<'a> for NewsCount {
         let Some(span) = self.over else { return };
         let name = &self.name;
         let root = sitemap.root.qualified_name(sitemap.source);
-        cx.report(
-            Diagnostic::new(
+        cx.report_at(&META, span, |span| Diagnostic::new(
                 &META,
                 span,
                 format!(

@@ -145,15 +145,15 @@ fn restriction(source: &str, el: &Element<'_>, cx: &mut Context<'_>) {
                 "use the two-letter ISO 3166-1 code of the country, such as `US`, `GB` or `DE`, or remove this one".to_string(),
             ),
         };
-        cx.report(
+        cx.report_at(&META, span, |span| {
             Diagnostic::new(
                 &META,
                 span,
                 format!("`{tok}` in {name} is not an ISO 3166 country code"),
             )
             .with_label(label)
-            .with_help(help),
-        );
+            .with_help(help)
+        });
     }
 }
 
@@ -196,18 +196,18 @@ fn currency(source: &str, el: &Element<'_>, cx: &mut Context<'_>) {
                 .to_string(),
         ),
     };
-    cx.report(
+    cx.report_at(&META, r.start + base..r.end + base, |span| {
         Diagnostic::new(
             &META,
-            r.start + base..r.end + base,
+            span,
             format!(
                 "`{code}` in `currency` on `<{}>` is not an ISO 4217 currency code",
                 el.qualified_name(source)
             ),
         )
         .with_label(label)
-        .with_help(help),
-    );
+        .with_help(help)
+    });
 }
 
 /// Codes written for a language that are not ISO 639 codes (country codes, retired codes).
@@ -259,7 +259,7 @@ fn language(source: &str, el: &Element<'_>, cx: &mut Context<'_>) {
             "write the ISO 639 code of the publication's language: two letters (`en`, `fr`) or three (`haw`), or `zh-cn`/`zh-tw` for Chinese".to_string(),
         ),
     };
-    cx.report(
+    cx.report_at(&META, span, |span| {
         Diagnostic::new(
             &META,
             span,
@@ -269,8 +269,8 @@ fn language(source: &str, el: &Element<'_>, cx: &mut Context<'_>) {
             ),
         )
         .with_label(label)
-        .with_help(help),
-    );
+        .with_help(help)
+    });
 }
 
 #[cfg(test)]

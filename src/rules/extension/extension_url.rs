@@ -119,8 +119,7 @@ impl Rule for Check {
             let (_, text) = trim(&raw);
             if text.is_empty() {
                 let name = el.qualified_name(source);
-                cx.report(
-                    Diagnostic::new(&META, el.span.clone(), format!("`<{name}>` is empty"))
+                cx.report_at(&META, el.span.clone(), |span| Diagnostic::new(&META, span, format!("`<{name}>` is empty"))
                         .with_label("no URL")
                         .with_help(format!(
                             "write the absolute `http` or `https` URL of {points_at}, or remove the element"
@@ -264,8 +263,7 @@ fn uploader_info(source: &str, el: &Element<'_>, page: Option<&str>, cx: &mut Co
     let name = format!("`info` on `<{}>`", el.qualified_name(source));
     if text.is_empty() {
         let whole = attr.range();
-        cx.report(
-            Diagnostic::new(&META, whole.start + base..whole.end + base, format!("{name} is empty"))
+        cx.report_at(&META, whole.start + base..whole.end + base, |span| Diagnostic::new(&META, span, format!("{name} is empty"))
                 .with_label("no URL")
                 .with_help("write the absolute URL of a page about the uploader, on the same site as the video's page, or remove the attribute"),
         );

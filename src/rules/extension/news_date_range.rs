@@ -130,10 +130,9 @@ fn check(source: &str, el: &Element<'_>, now: i64, cx: &mut Context<'_>) {
     if latest < now.saturating_sub(MAX_AGE) {
         let days = now.saturating_sub(latest) / 86_400;
         let age = format!("more than {days} days before the check");
-        cx.report(
-            Diagnostic::new(
+        cx.report_at(&META, value.span(source), |span| Diagnostic::new(
                 &META,
-                value.span(source),
+                span,
                 format!("news article published more than two days ago: `{text}`"),
             )
             .with_label(age)
@@ -141,10 +140,9 @@ fn check(source: &str, el: &Element<'_>, now: i64, cx: &mut Context<'_>) {
             .with_help("remove this `<news:news>` from the news sitemap (keep the page in the regular sitemap): Google News sitemaps list only articles of the last two days"),
         );
     } else if earliest > now.saturating_add(FUTURE_TOLERANCE) {
-        cx.report(
-            Diagnostic::new(
+        cx.report_at(&META, value.span(source), |span| Diagnostic::new(
                 &META,
-                value.span(source),
+                span,
                 format!("`<{name}>` `{text}` is in the future"),
             )
             .with_label("after the time of the check")

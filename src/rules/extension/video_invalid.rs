@@ -149,10 +149,9 @@ fn no_location(source: &str, v: &Video<'_>, cx: &mut Context<'_>) {
         }
     };
     let (content, player) = (q("content_loc"), q("player_loc"));
-    cx.report(
-        Diagnostic::new(
+    cx.report_at(&META, v.el.name_span.clone(), |span| Diagnostic::new(
             &META,
-            v.el.name_span.clone(),
+            span,
             format!("`<{name}>` has neither `<{content}>` nor `<{player}>`"),
         )
         .with_label("one of them is required")
@@ -193,16 +192,12 @@ fn same_as_page(
     } else {
         "point it at the video's player (the URL in the `src` of its `<iframe>` or `<embed>`), not at the page that shows the video"
     };
-    cx.report(
-        Diagnostic::new(
-            &META,
-            value.span(source),
-            format!("`<{name}>` is the page's own URL"),
-        )
-        .with_label("the same URL as `<loc>`")
-        .with_secondary(page.span(source), "the page")
-        .with_help(help),
-    );
+    cx.report_at(&META, value.span(source), |span| {
+        Diagnostic::new(&META, span, format!("`<{name}>` is the page's own URL"))
+            .with_label("the same URL as `<loc>`")
+            .with_secondary(page.span(source), "the page")
+            .with_help(help)
+    });
 }
 
 fn duration(source: &str, el: &Element<'_>, cx: &mut Context<'_>) {
@@ -229,10 +224,9 @@ fn duration(source: &str, el: &Element<'_>, cx: &mut Context<'_>) {
     if !zero(value.trimmed()) {
         return;
     }
-    cx.report(
-        Diagnostic::new(
+    cx.report_at(&META, value.span(source), |span| Diagnostic::new(
             &META,
-            value.span(source),
+            span,
             format!("`<{}>` is 0 seconds", crate::diagnostic::shown(el.qualified_name(source))),
         )
         .with_label("Google accepts 1 to 28800")
@@ -260,19 +254,23 @@ fn uploader(source: &str, el: &Element<'_>, page: Option<&Value<'_>>, cx: &mut C
                 .char_indices()
                 .nth(UPLOADER_MAX)
                 .map_or(text.len(), |(i, _)| i);
-            cx.report(
-                Diagnostic::new(
-                    &META,
-                    value.source_range_in_trimmed(source, cut..text.len()),
-                    format!(
-                        "{} is {n} characters long; Google allows at most {UPLOADER_MAX}",
-                        name()
-                    ),
-                )
-                .with_label(format!("beyond {UPLOADER_MAX} characters"))
-                .with_help(format!(
-                    "shorten it to the uploader's name, at most {UPLOADER_MAX} characters"
-                )),
+            cx.report_at(
+                &META,
+                value.source_range_in_trimmed(source, cut..text.len()),
+                |span| {
+                    Diagnostic::new(
+                        &META,
+                        span,
+                        format!(
+                            "{} is {n} characters long; Google allows at most {UPLOADER_MAX}",
+                            name()
+                        ),
+                    )
+                    .with_label(format!("beyond {UPLOADER_MAX} characters"))
+                    .with_help(format!(
+                        "shorten it to the uploader's name, at most {UPLOADER_MAX} characters"
+                    ))
+                },
             );
         }
     }
@@ -296,10 +294,10 @@ fn uploader(source: &str, el: &Element<'_>, page: Option<&Value<'_>>, cx: &mut C
     }
     let base = el.base();
     let r: Range<usize> = attr.range_value();
-    cx.report(
+    cx.report_at(&META, r.start + base..r.end + base, |span| {
         Diagnostic::new(
             &META,
-            r.start + base..r.end + base,
+            span,
             format!(
                 "the `info` page of {} is on another site than the video's page",
                 name()
@@ -309,8 +307,8 @@ fn uploader(source: &str, el: &Element<'_>, page: Option<&Value<'_>>, cx: &mut C
         .with_secondary(page.span(source), format!("the page is on `{page_host}`"))
         .with_help(format!(
             "link a page about the uploader on `{page_host}`, or remove the `info` attribute"
-        )),
-    );
+        ))
+    });
 }
 
 /// The host of an origin (`https://www.example.com:8080` → `www.example.com`).

@@ -201,10 +201,10 @@ fn report(first: &Item<'_, '_>, dup: &Item<'_, '_>, earlier: usize, cx: &mut Con
             help,
         )
     };
-    cx.report(
-        Diagnostic::new(&META, dup.1.clone(), message)
+    cx.report_at(&META, dup.1.clone(), |span| {
+        Diagnostic::new(&META, span, message)
             .with_label(format!("{ordinal} `{code}`"))
             .with_secondary(first.1.clone(), format!("first `{}` here", first.0))
-            .with_help(help),
-    );
+            .with_help(help)
+    });
 }

@@ -93,18 +93,14 @@ impl Rule for Check {
             // Named only in a finding.
             let name = || crate::diagnostic::shown(link.element.qualified_name(source));
             let Some(href) = &link.href() else {
-                let name = name();
-                cx.report(
-                    Diagnostic::new(
-                        &META,
-                        link.element.name_span.clone(),
-                        format!("`<{name}>` has no `href` attribute"),
-                    )
-                    .with_label("no URL for this alternate")
-                    .with_help(format!(
-                        "add the absolute URL of the alternate page: `<{name} rel=\"alternate\" hreflang=\"…\" href=\"https://…\"/>`"
-                    )),
-                );
+                cx.report_at(&META, link.element.name_span.clone(), |span| {
+                    let name = name();
+                    Diagnostic::new(&META, span, format!("`<{name}>` has no `href` attribute"))
+                        .with_label("no URL for this alternate")
+                        .with_help(format!(
+                            "add the absolute URL of the alternate page: `<{name} rel=\"alternate\" hreflang=\"…\" href=\"https://…\"/>`"
+                        ))
+                });
                 continue;
             };
             let value = href
@@ -139,8 +135,7 @@ impl Rule for Check {
                 continue;
             }
             if first.kind == ProblemKind::Empty {
-                cx.report(
-                    Diagnostic::new(&META, href.span.start.saturating_sub(1)..href.span.end + 1, "empty `href`")
+                cx.report_at(&META, href.span.start.saturating_sub(1)..href.span.end + 1, |span| Diagnostic::new(&META, span, "empty `href`")
                         .with_label("no URL for this alternate")
                         .with_help("write the absolute `http` or `https` URL of the alternate page, or remove the element"),
                 );
@@ -148,10 +143,9 @@ impl Rule for Check {
             }
             if links::is_app_link(value) {
                 let end = value.find(':').unwrap_or(0);
-                cx.report(
-                    Diagnostic::new(
+                cx.report_at(&META, href.source_range(source, lead..lead + end), |span| Diagnostic::new(
                         &META,
-                        href.source_range(source, lead..lead + end),
+                        span,
                         format!("app deep link `{value}` as an alternate"),
                     )
                     .with_label("not a web URL")
@@ -171,25 +165,25 @@ impl Rule for Check {
                 continue;
             };
             let span = href.source_range(source, first.range.start + lead..first.range.end + lead);
-            // Only where the attribute is written as it reads (`source_range` falls back to the
-            // whole value otherwise).
-            let fix = first.repair.as_ref().and_then(|repair| {
-                if source.get(href.span.clone()) != Some(href.value) {
-                    return None;
-                }
-                let at = href.span.start + lead;
-                let edit = Edit::replace(
-                    at + repair.range.start..at + repair.range.end,
-                    repair.with.clone(),
-                );
-                let message = Repair::describe(value, &[repair]);
-                Some(Fix::safe_if(repair.certain, message, vec![edit]))
-            });
-            let name = name();
-            cx.report(
+            cx.report_at(&META, on_one_line(source, span), |span| {
+                // Only where the attribute is written as it reads (`source_range` falls back to
+                // the whole value otherwise).
+                let fix = first.repair.as_ref().and_then(|repair| {
+                    if source.get(href.span.clone()) != Some(href.value) {
+                        return None;
+                    }
+                    let at = href.span.start + lead;
+                    let edit = Edit::replace(
+                        at + repair.range.start..at + repair.range.end,
+                        repair.with.clone(),
+                    );
+                    let message = Repair::describe(value, &[repair]);
+                    Some(Fix::safe_if(repair.certain, message, vec![edit]))
+                });
+                let name = name();
                 Diagnostic::new(
                     &META,
-                    on_one_line(source, span),
+                    span,
                     format!(
                         "invalid `href` on `<{name}>`: {}",
                         first.message.replace("`<loc>`", "`href`")
@@ -204,8 +198,8 @@ impl Rule for Check {
                     _ => "not valid in a URL",
                 })
                 .with_help_opt(first.help.map(|h| h.replace("`<loc>`", "`href`")))
-                .with_fix_opt(fix),
-            );
+                .with_fix_opt(fix)
+            });
         }
     }
 }

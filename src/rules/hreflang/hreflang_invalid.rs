@@ -111,18 +111,18 @@ impl Rule for Check {
                     .rel()
                     .is_some_and(|r| !r.value.trim().eq_ignore_ascii_case("alternate"));
                 if link.media().is_none() && !app && !other_rel {
-                    let name = crate::diagnostic::shown(link.element.qualified_name(source));
-                    cx.report(
+                    cx.report_at(&META, link.element.name_span.clone(), |span| {
+                        let name = crate::diagnostic::shown(link.element.qualified_name(source));
                         Diagnostic::new(
                             &META,
-                            link.element.name_span.clone(),
+                            span,
                             format!("`<{name}>` has no `hreflang` attribute"),
                         )
                         .with_label("no language given")
                         .with_help(format!(
                             "add the alternate's language: `<{name} rel=\"alternate\" hreflang=\"en\" href=\"…\"/>` (or `hreflang=\"x-default\"` for the fallback page)"
-                        )),
-                    );
+                        ))
+                    });
                 }
                 continue;
             };
@@ -150,7 +150,7 @@ impl Rule for Check {
             } else {
                 span
             };
-            cx.report(
+            cx.report_at(&META, span, |span| {
                 Diagnostic::new(
                     &META,
                     span,
@@ -162,8 +162,8 @@ impl Rule for Check {
                 )
                 .with_label(problem.label)
                 .with_help(problem.help)
-                .with_fix_opt(fix(source, attr, problem.fix.as_deref())),
-            );
+                .with_fix_opt(fix(source, attr, problem.fix.as_deref()))
+            });
         }
     }
 }

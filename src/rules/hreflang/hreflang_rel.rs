@@ -67,20 +67,14 @@ impl Rule for Check {
             // Named only in a finding.
             let name = || crate::diagnostic::shown(link.element.qualified_name(source));
             match &link.rel() {
-                None => {
+                None => cx.report_at(&META, link.element.name_span.clone(), |span| {
                     let name = name();
-                    cx.report(
-                        Diagnostic::new(
-                            &META,
-                            link.element.name_span.clone(),
-                            format!("`<{name}>` has no `rel` attribute"),
-                        )
+                    Diagnostic::new(&META, span, format!("`<{name}>` has no `rel` attribute"))
                         .with_label("`rel=\"alternate\"` is missing")
                         .with_help(format!(
                             "add `rel=\"alternate\"`: `<{name} rel=\"alternate\" …/>`"
-                        )),
-                    )
-                }
+                        ))
+                }),
                 Some(rel) if rel.value.trim().eq_ignore_ascii_case("alternate") => {}
                 Some(rel) => {
                     let name = name();
@@ -94,18 +88,22 @@ impl Rule for Check {
                         }
                         _ => "in a sitemap, `<xhtml:link>` announces alternate versions only: write `rel=\"alternate\"`, or remove the element".to_owned(),
                     };
-                    cx.report(
-                        Diagnostic::new(
-                            &META,
-                            if rel.span.is_empty() {
-                                link.element.name_span.clone()
-                            } else {
-                                rel.span.clone()
-                            },
-                            format!("`rel=\"{v}\"` on `<{name}>` in a sitemap"),
-                        )
-                        .with_label("only `rel=\"alternate\"` is read")
-                        .with_help(help),
+                    cx.report_at(
+                        &META,
+                        if rel.span.is_empty() {
+                            link.element.name_span.clone()
+                        } else {
+                            rel.span.clone()
+                        },
+                        |span| {
+                            Diagnostic::new(
+                                &META,
+                                span,
+                                format!("`rel=\"{v}\"` on `<{name}>` in a sitemap"),
+                            )
+                            .with_label("only `rel=\"alternate\"` is read")
+                            .with_help(help)
+                        },
                     );
                 }
             }

@@ -85,29 +85,32 @@ impl Rule for Check {
         if !any {
             return;
         }
-        let near = links::links(entry).find_map(|link| {
-            let href = link.href()?;
-            let why = near_miss(own, href.value.trim())?;
-            Some((href, why))
-        });
-        let name = crate::diagnostic::shown(loc.element.qualified_name(source));
-        let mut d = Diagnostic::new(
-            &META,
-            loc.span(source),
-            "this page is not among its own `hreflang` alternates",
-        )
-        .with_label(format!("no `<xhtml:link>` has this `<{name}>` as `href`"));
-        d = match near {
-            Some((href, why)) => d
-                .with_secondary(href.span.clone(), format!("differs from `<{name}>` {why}"))
-                .with_help(format!(
-                    "the self-reference must repeat `<{name}>` exactly: write `href=\"{own}\"`, or make `<{name}>` the URL the page is served at"
+        // Built only if kept: past the cap, a file where every entry lacks its self-link pays
+        // for a counter, not for the near-miss search and the messages.
+        cx.report_at(&META, loc.span(source), |span| {
+            let near = links::links(entry).find_map(|link| {
+                let href = link.href()?;
+                let why = near_miss(own, href.value.trim())?;
+                Some((href, why))
+            });
+            let name = crate::diagnostic::shown(loc.element.qualified_name(source));
+            let d = Diagnostic::new(
+                &META,
+                span,
+                "this page is not among its own `hreflang` alternates",
+            )
+            .with_label(format!("no `<xhtml:link>` has this `<{name}>` as `href`"));
+            match near {
+                Some((href, why)) => d
+                    .with_secondary(href.span.clone(), format!("differs from `<{name}>` {why}"))
+                    .with_help(format!(
+                        "the self-reference must repeat `<{name}>` exactly: write `href=\"{own}\"`, or make `<{name}>` the URL the page is served at"
+                    )),
+                None => d.with_help(format!(
+                    "add `<xhtml:link rel=\"alternate\" hreflang=\"…\" href=\"{own}\"/>` with this page's language"
                 )),
-            None => d.with_help(format!(
-                "add `<xhtml:link rel=\"alternate\" hreflang=\"…\" href=\"{own}\"/>` with this page's language"
-            )),
-        };
-        cx.report(d);
+            }
+        });
     }
 }
 

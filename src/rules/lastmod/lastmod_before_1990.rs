@@ -64,16 +64,16 @@ impl Rule for Check {
         } else {
             "older than the web"
         };
-        cx.report(
+        cx.report_at(&META, value.span(sitemap.source), |span| {
             Diagnostic::new(
                 &META,
-                value.span(sitemap.source),
+                span,
                 format!("`{}` is before 1990: {what}", value.trimmed()),
             )
             .with_label("a placeholder, not the page's last change")
             .with_help(
                 "write the date the page last changed, or leave `<lastmod>` out when it is unknown",
-            ),
-        );
+            )
+        });
     }
 }

@@ -61,10 +61,9 @@ impl Rule for Check {
         if dt.unix_seconds() <= now.saturating_add(TOLERANCE_SECONDS) {
             return;
         }
-        cx.report(
-            Diagnostic::new(
+        cx.report_at(&META, value.span(sitemap.source), |span| Diagnostic::new(
                 &META,
-                value.span(sitemap.source),
+                span,
                 format!("`{}` is in the future", value.trimmed()),
             )
             .with_label(format!("now is {}", datetime::format_utc(now)))

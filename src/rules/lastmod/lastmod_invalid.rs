@@ -86,10 +86,10 @@ impl Rule for Check {
             return;
         }
         if value.trimmed().is_empty() {
-            cx.report(
-                Diagnostic::new(&META, value.span(source), "`<lastmod>` is empty")
-                    .with_help_opt(first.help.clone()),
-            );
+            cx.report_at(&META, value.span(source), |span| {
+                Diagnostic::new(&META, span, "`<lastmod>` is empty")
+                    .with_help_opt(first.help.clone())
+            });
             return;
         }
         let span = |p: &datetime::Problem| {
@@ -100,6 +100,9 @@ impl Rule for Check {
         };
         // One diagnostic per value: the other problems are labelled where they are (or noted,
         // when inside the first one's span); the help fixes every problem when it can.
+        if cx.skip(&META, span(first).start) {
+            return;
+        }
         let mut d = Diagnostic::new(&META, span(first), first.message.clone())
             .with_help_opt(first.help.clone());
         for more in &problems[1..] {

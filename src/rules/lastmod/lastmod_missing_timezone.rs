@@ -69,16 +69,16 @@ impl Rule for Check {
         } else {
             value.source_range_in_trimmed(sitemap.source, r)
         };
-        let v = value.trimmed();
-        let fix = value
-            .edit_in_trimmed(sitemap.source, v.len()..v.len(), "Z")
-            .map(|e| Fix::unsafe_(format!("append `Z` (UTC): `{v}Z`"), vec![e]));
-        cx.report(
+        cx.report_at(&META, span, |span| {
+            let v = value.trimmed();
+            let fix = value
+                .edit_in_trimmed(sitemap.source, v.len()..v.len(), "Z")
+                .map(|e| Fix::unsafe_(format!("append `Z` (UTC): `{v}Z`"), vec![e]));
             Diagnostic::new(&META, span, problem.message.clone())
                 .with_label("a timezone belongs after this")
                 .with_note("the sitemap XSD accepts it (`xsd:dateTime` makes the timezone optional), so schema validators do not report it")
                 .with_help_opt(problem.help.clone())
-                .with_fix_opt(fix),
-        );
+                .with_fix_opt(fix)
+        });
     }
 }

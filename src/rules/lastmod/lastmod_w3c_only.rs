@@ -61,34 +61,36 @@ impl Rule for Check {
             return;
         };
         let source = sitemap.source;
-        let v = value.trimmed();
-        let fix = match dt.precision {
-            Precision::Minutes => value
-                .edit_in_trimmed(source, problem.range.end..problem.range.end, ":00")
-                .map(|e| {
-                    let time = &v[problem.range.clone()];
-                    Fix::safe(format!("add seconds: `{time}:00`"), vec![e])
-                }),
-            Precision::Year | Precision::YearMonth => {
-                let day = if dt.precision == Precision::Year {
-                    "-01-01"
-                } else {
-                    "-01"
+        cx.report_at(
+            &META,
+            value.source_range_in_trimmed(source, problem.range.clone()),
+            |span| {
+                let v = value.trimmed();
+                let fix = match dt.precision {
+                    Precision::Minutes => value
+                        .edit_in_trimmed(source, problem.range.end..problem.range.end, ":00")
+                        .map(|e| {
+                            let time = &v[problem.range.clone()];
+                            Fix::safe(format!("add seconds: `{time}:00`"), vec![e])
+                        }),
+                    Precision::Year | Precision::YearMonth => {
+                        let day = if dt.precision == Precision::Year {
+                            "-01-01"
+                        } else {
+                            "-01"
+                        };
+                        value
+                            .edit_in_trimmed(source, v.len()..v.len(), day)
+                            .map(|e| {
+                                Fix::unsafe_(format!("write the first day: `{v}{day}`"), vec![e])
+                            })
+                    }
+                    Precision::Date | Precision::Seconds => None,
                 };
-                value
-                    .edit_in_trimmed(source, v.len()..v.len(), day)
-                    .map(|e| Fix::unsafe_(format!("write the first day: `{v}{day}`"), vec![e]))
-            }
-            Precision::Date | Precision::Seconds => None,
-        };
-        cx.report(
-            Diagnostic::new(
-                &META,
-                value.source_range_in_trimmed(sitemap.source, problem.range.clone()),
-                problem.message.clone(),
-            )
-            .with_help_opt(problem.help.clone())
-            .with_fix_opt(fix),
+                Diagnostic::new(&META, span, problem.message.clone())
+                    .with_help_opt(problem.help.clone())
+                    .with_fix_opt(fix)
+            },
         );
     }
 }

@@ -51,13 +51,12 @@ impl Rule for Check {
             .iter()
             .filter(|p| p.kind == ProblemKind::Fragment)
         {
-            cx.report(
-                Diagnostic::new(
-                    &META,
-                    value.source_range_in_trimmed(sitemap.source, p.range.clone()),
-                    p.message.clone(),
-                )
-                .with_help_opt(p.help.clone()),
+            cx.report_at(
+                &META,
+                value.source_range_in_trimmed(sitemap.source, p.range.clone()),
+                |span| {
+                    Diagnostic::new(&META, span, p.message.clone()).with_help_opt(p.help.clone())
+                },
             );
         }
     }

@@ -152,21 +152,22 @@ fn report(
                 EntryKind::Sitemap => "child sitemap",
                 EntryKind::Url => "page",
             };
-            cx.report(
-                Diagnostic::new(&META, value.span(source), "`<loc>` is empty").with_help(format!(
+            cx.report_at(&META, value.span(source), |span| {
+                Diagnostic::new(&META, span, "`<loc>` is empty").with_help(format!(
                     "write the absolute `http` or `https` URL of the {what}, or remove the entry"
-                )),
-            );
+                ))
+            });
             continue;
         }
-        let mut d = Diagnostic::new(
-            &META,
-            on_one_line(
-                source,
-                value.source_range_in_trimmed(source, first.range.clone()),
-            ),
-            first.message.clone(),
+        let span = on_one_line(
+            source,
+            value.source_range_in_trimmed(source, first.range.clone()),
         );
+        // Past the cap, a file where every `<loc>` is invalid pays for a counter.
+        if cx.skip(&META, span.start) {
+            continue;
+        }
+        let mut d = Diagnostic::new(&META, span, first.message.clone());
         let mut texts = vec![&value.trimmed()[first.range.clone()]];
         let mut fixed = vec![*first];
         for (j, more) in errors.iter().enumerate().skip(i + 1) {

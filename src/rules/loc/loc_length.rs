@@ -81,10 +81,9 @@ impl Rule for Check {
         if chars > max {
             let cut = v.char_indices().nth(max).map_or(v.len(), |(i, _)| i);
             let over = chars - max;
-            cx.report(
-                Diagnostic::new(
+            cx.report_at(&META, value.source_range_in_trimmed(sitemap.source, cut..v.len()), |span| Diagnostic::new(
                     &META,
-                    value.source_range_in_trimmed(sitemap.source, cut..v.len()),
+                    span,
                     format!(
                         "`<loc>` is {} characters long, over the {}limit of {}",
                         group(chars as u64),

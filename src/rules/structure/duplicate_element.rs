@@ -107,19 +107,15 @@ impl Rule for Check {
                         "keep one `<{name}>`: crawlers take either the first or the last value, so which one wins depends on the crawler"
                     )
                 };
-                cx.report(
-                    Diagnostic::new(
-                        &META,
-                        child.element.name_span.clone(),
-                        format!("duplicate `<{name}>` in `<{parent}>`"),
-                    )
-                    .with_label(format!("{} `<{name}>`", ordinal(earlier + 1)))
-                    .with_secondary(
-                        first.element.name_span.clone(),
-                        format!("first `<{name}>` here"),
-                    )
-                    .with_help(help),
-                );
+                cx.report_at(&META, child.element.name_span.clone(), |span| {
+                    Diagnostic::new(&META, span, format!("duplicate `<{name}>` in `<{parent}>`"))
+                        .with_label(format!("{} `<{name}>`", ordinal(earlier + 1)))
+                        .with_secondary(
+                            first.element.name_span.clone(),
+                            format!("first `<{name}>` here"),
+                        )
+                        .with_help(help)
+                });
             }
         }
     }

@@ -218,11 +218,6 @@ fn check_segment(
             continue;
         }
         let r = ranks[i];
-        let name = crate::diagnostic::shown(child.element.qualified_name(source));
-        let what = |c: &Child<'_>, n: &str| match c.kind {
-            ChildKind::Foreign => format!("the extension element `<{n}>`"),
-            _ => format!("`<{n}>`"),
-        };
         // It belongs before the first kept element that must follow it, or else after the last
         // kept element that must precede it (one exists: otherwise it would have been kept).
         let before = (0..i).find(|&j| keep[j] && ranks[j] > r);
@@ -234,45 +229,50 @@ fn check_segment(
             (None, Some(j)) => (children[j], false),
             (None, None) => continue,
         };
-        let other_name = crate::diagnostic::shown(other.element.qualified_name(source));
-        let (message, help) = if is_before {
-            (
-                format!(
-                    "{} must come before {}",
-                    what(child, &name),
-                    what(other, &other_name)
-                ),
-                format!("move `<{name}>` above `<{other_name}>` (order: {order})"),
-            )
-        } else {
-            (
-                format!(
-                    "{} must come after {}",
-                    what(child, &name),
-                    what(other, &other_name)
-                ),
-                format!("move `<{name}>` below `<{other_name}>` (order: {order})"),
-            )
-        };
-        let message = if r == extension {
-            message.replacen("the extension", "extension", 1)
-        } else {
-            message
-        };
-        let fix = moved(source, child, other, is_before).map(|edits| {
-            let where_ = if is_before { "above" } else { "below" };
-            Fix::safe(format!("move `<{name}>` {where_} `<{other_name}>`"), edits)
-        });
-        cx.report(
-            Diagnostic::new(&META, child.element.name_span.clone(), message)
+        cx.report_at(&META, child.element.name_span.clone(), |span| {
+            let name = crate::diagnostic::shown(child.element.qualified_name(source));
+            let what = |c: &Child<'_>, n: &str| match c.kind {
+                ChildKind::Foreign => format!("the extension element `<{n}>`"),
+                _ => format!("`<{n}>`"),
+            };
+            let other_name = crate::diagnostic::shown(other.element.qualified_name(source));
+            let (message, help) = if is_before {
+                (
+                    format!(
+                        "{} must come before {}",
+                        what(child, &name),
+                        what(other, &other_name)
+                    ),
+                    format!("move `<{name}>` above `<{other_name}>` (order: {order})"),
+                )
+            } else {
+                (
+                    format!(
+                        "{} must come after {}",
+                        what(child, &name),
+                        what(other, &other_name)
+                    ),
+                    format!("move `<{name}>` below `<{other_name}>` (order: {order})"),
+                )
+            };
+            let message = if r == extension {
+                message.replacen("the extension", "extension", 1)
+            } else {
+                message
+            };
+            let fix = moved(source, child, other, is_before).map(|edits| {
+                let where_ = if is_before { "above" } else { "below" };
+                Fix::safe(format!("move `<{name}>` {where_} `<{other_name}>`"), edits)
+            });
+            Diagnostic::new(&META, span, message)
                 .with_label("out of order")
                 .with_secondary(
                     other.element.name_span.clone(),
                     format!("`<{other_name}>` is here"),
                 )
                 .with_help(help)
-                .with_fix_opt(fix),
-        );
+                .with_fix_opt(fix)
+        });
     }
 }
 

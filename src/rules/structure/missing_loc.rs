@@ -66,6 +66,9 @@ impl Rule for Check {
         if nested && cx.settings.is_on("unknown-element") {
             return;
         }
+        if cx.skip(&META, entry.element.name_span.start) {
+            return;
+        }
         let name = crate::diagnostic::shown(entry.element.qualified_name(source));
         let mut d = Diagnostic::new(
             &META,

@@ -70,6 +70,9 @@ fn check_element(sitemap: &Sitemap<'_>, element: &Element<'_>, entry: bool, cx: 
         }
         let q = attr.range_qname();
         let span = q.start + base..q.end + base;
+        if cx.skip(&META, span.start) {
+            continue;
+        }
         let written = crate::diagnostic::shown(source.get(span.clone()).unwrap_or(attr.name()));
         let el = crate::diagnostic::shown(element.qualified_name(source));
         let local = attr.name();

@@ -73,10 +73,10 @@ impl Rule for Check {
             } else {
                 format!("write only the value inside `<{parent}>`, without markup")
             };
-            cx.report(
+            cx.report_at(&META, inner.name_span.clone(), |span| {
                 Diagnostic::new(
                     &META,
-                    inner.name_span.clone(),
+                    span,
                     format!("element `<{name}>` inside `<{parent}>`"),
                 )
                 .with_label("not allowed here")
@@ -84,8 +84,8 @@ impl Rule for Check {
                     child.element.name_span.clone(),
                     format!("`<{parent}>` holds only text"),
                 )
-                .with_help(help),
-            );
+                .with_help(help)
+            });
         }
     }
 }

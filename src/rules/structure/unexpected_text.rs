@@ -63,6 +63,9 @@ fn report(
     let start = span.start + (raw.len() - raw.trim_start_matches(is_xml_space).len());
     let text = raw.trim_matches(is_xml_space);
     let span = start..start + text.len();
+    if cx.skip(&META, span.start) {
+        return;
+    }
     let url = looks_like_url(text);
     let shown = if text.chars().count() <= 60 {
         text

@@ -168,20 +168,19 @@ fn report_misplaced_xhtml(
             format!("move it into the `<url>` of the page it belongs to: search engines read `<{name}>` only inside `<url>`"),
         ),
     };
-    cx.report(
-        Diagnostic::new(&META, child.element.name_span.clone(), message)
+    cx.report_at(&META, child.element.name_span.clone(), |span| {
+        Diagnostic::new(&META, span, message)
             .with_label(label)
-            .with_help(help),
-    );
+            .with_help(help)
+    });
 }
 
 /// An hreflang `<link>` without the XHTML namespace, when `xhtml-link-namespace` is turned off.
 fn report_plain_link(sitemap: &Sitemap<'_>, child: &Child<'_>, cx: &mut Context<'_>) {
     let name = crate::diagnostic::shown(child.element.qualified_name(sitemap.source));
-    cx.report(
-        Diagnostic::new(
+    cx.report_at(&META, child.element.name_span.clone(), |span| Diagnostic::new(
             &META,
-            child.element.name_span.clone(),
+            span,
             format!("unknown element `<{name}>` in `<url>`"),
         )
         .with_label("did you mean `<xhtml:link>`?")
@@ -206,10 +205,9 @@ fn report_child(sitemap: &Sitemap<'_>, entry: &Entry<'_>, child: &Child<'_>, cx:
             if entry.kind.name() != file_entry {
                 return;
             }
-            cx.report(
-                Diagnostic::new(
+            cx.report_at(&META, child.element.name_span.clone(), |span| Diagnostic::new(
                     &META,
-                    child.element.name_span.clone(),
+                    span,
                     format!("`<{name}>` is not allowed in `<{parent}>`"),
                 )
                 .with_label(format!(

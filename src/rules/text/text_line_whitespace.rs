@@ -59,8 +59,7 @@ impl Rule for Check {
             (true, false) => (after, None, "after"),
             (false, false) => (before, Some(after), "before and after"),
         };
-        if cx.is_full(&META) {
-            cx.count_unreported(&META, 1);
+        if cx.skip(&META, first.start) {
             return;
         }
         let mut edits = vec![Edit::delete(first.clone())];

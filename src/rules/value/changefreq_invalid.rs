@@ -103,6 +103,9 @@ impl Rule for Check {
             return;
         }
         let span = value.span(sitemap.source);
+        if cx.skip(&META, span.start) {
+            return;
+        }
         let listed = VALUES.map(|v| format!("`{v}`")).join(", ");
         let d =
             if trimmed.is_empty() {

@@ -81,7 +81,13 @@ impl Rule for Check {
             cx.report(d);
             return;
         }
+        if is_decimal(v) && in_range(v) {
+            return;
+        }
         let span = value.span(sitemap.source);
+        if cx.skip(&META, span.start) {
+            return;
+        }
         // The replacement of the whole value, safe when it is the same number.
         let fix = |with: &str, safe: bool| replace(sitemap, value, with, safe);
         let d = if v.is_empty() {
@@ -89,9 +95,6 @@ impl Rule for Check {
                 "write a number from 0.0 to 1.0 (the default is 0.5), or remove the element",
             )
         } else if is_decimal(v) {
-            if in_range(v) {
-                return;
-            }
             let clamp = if v.starts_with('-') { "0.0" } else { "1.0" };
             Diagnostic::new(&META, span, format!("priority `{}` is outside 0.0 to 1.0", crate::diagnostic::shown(v)))
                 .with_label("out of range")

@@ -73,6 +73,9 @@ impl Rule for Check {
             if trimmed.is_empty() || trimmed.len() == value.text.len() {
                 continue;
             }
+            if cx.skip(&META, value.span(sitemap.source).start) {
+                continue;
+            }
             let name = field.name();
             let lead = value.trimmed.start;
             let tail = value.trimmed.end..value.text.len();
