@@ -150,6 +150,13 @@ pub struct RuleMeta {
     pub opt_in: bool,
     /// The fixes it offers (`None`: it fixes nothing; its docs say why).
     pub fix: Option<FixKind>,
+    /// The rules it leaves findings to when they are on (`defers_to: [..]` in `declare_rule!`):
+    /// what both would report is reported once, by the other; with the other off this rule
+    /// reports it, so that nothing is lost. The only way a rule's findings depend on which other
+    /// rules are on ([`crate::Settings::is_on`]); `tests/corpus.rs` checks that every rule's
+    /// findings are the same with all rules on as with this rule and these alone
+    /// ([`crate::Settings::only_with_deferred`]), and that each hand-over declared here is used.
+    pub defers_to: &'static [&'static str],
     /// One line, used in `sitemap-lint rules`, docs/rules.md and SARIF `shortDescription`.
     pub summary: &'static str,
     /// The `///` comment of the declaration, verbatim (one leading space per line included).

@@ -147,12 +147,39 @@ impl Settings {
         }
     }
 
-    /// Turns every rule off except `name` (used by tests of a single rule).
+    /// Turns every rule off except `name`, which is on at its default severity (also when it is
+    /// opt-in), and `internal-error`, so that a panic while checking is never silent. What
+    /// `name` reports then is what it reports with every rule on, except the findings it leaves
+    /// to the rules of its [`RuleMeta::defers_to`] (see [`Settings::only_with_deferred`]).
+    /// An unknown name leaves every rule off but `internal-error`.
     pub fn only(name: &str) -> Settings {
         let mut s = Settings::default();
         for meta in rules::metas() {
-            if meta.name != name {
-                s.overrides.insert(meta.name, None);
+            let on = meta.name == name || meta.name == rules::input::internal_error::META.name;
+            s.overrides
+                .insert(meta.name, on.then_some(meta.default_severity));
+        }
+        s
+    }
+
+    /// [`Settings::only`] with the rules `name` leaves findings to ([`RuleMeta::defers_to`])
+    /// also on, so that `name` reports exactly what it reports with every rule on: the corpus's
+    /// rule fixtures are checked this way (and their snapshots show `name`'s findings only).
+    /// A suppression rule (`unused-suppression`, `suppression-invalid`) judges what the other
+    /// rules found and does not report names whose rules are all off: it keeps the default
+    /// rules on, and is itself turned on.
+    pub fn only_with_deferred(name: &str) -> Settings {
+        let mut s = match rules::find(name) {
+            Some(meta) if meta.category == Category::Suppression => {
+                let mut s = Settings::default();
+                s.overrides.insert(meta.name, Some(meta.default_severity));
+                s
+            }
+            _ => Settings::only(name),
+        };
+        for other in rules::find(name).map_or(&[][..], |m| m.defers_to) {
+            if let Some(meta) = rules::find(other) {
+                s.overrides.insert(meta.name, Some(meta.default_severity));
             }
         }
         s

@@ -331,6 +331,7 @@ impl<'a> Context<'a> {
 ///         category: Value,
 ///         severity: Error,
 ///         fix: Safe, // or Unsafe, or Mixed; left out when the rule fixes nothing
+///         // defers_to: ["other-rule"], // the rules it leaves findings to when on (RuleMeta::defers_to)
 ///         summary: "`<changefreq>` is not one of the seven allowed values",
 ///     }
 /// }
@@ -345,6 +346,7 @@ macro_rules! declare_rule {
             severity: $sev:ident,
             $(opt_in: $opt_in:literal,)?
             $(fix: $fix:ident,)?
+            $(defers_to: [$($defer:literal),* $(,)?],)?
             summary: $summary:literal $(,)?
         }
     ) => {
@@ -355,6 +357,7 @@ macro_rules! declare_rule {
             default_severity: $crate::diagnostic::Severity::$sev,
             opt_in: false $(|| $opt_in)?,
             fix: $crate::declare_rule!(@fix $($fix)?),
+            defers_to: &[$($($defer),*)?],
             summary: $summary,
             raw_docs: concat!($($doc, "\n"),*),
             source: concat!(file!(), ":", line!()),

@@ -87,6 +87,7 @@ declare_rule! {
         category: Structure,
         severity: Warning,
         fix: Mixed,
+        defers_to: ["unexpected-attribute"],
         summary: "`xsi:schemaLocation` is not namespace/location pairs, or names the wrong schema",
     }
 }

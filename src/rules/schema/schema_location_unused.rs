@@ -52,6 +52,7 @@ declare_rule! {
         name: "schema-location-unused",
         category: Structure,
         severity: Info,
+        defers_to: ["schema-location"],
         summary: "`xsi:schemaLocation` pairs a namespace that no element of the file is in",
     }
 }

@@ -43,6 +43,7 @@ declare_rule! {
         name: "empty-sitemap",
         category: Structure,
         severity: Error,
+        defers_to: ["unknown-element", "unexpected-text", "text-line-invalid"],
         summary: "the sitemap or index has no entries",
     }
 }

@@ -41,6 +41,7 @@ declare_rule! {
         name: "missing-loc",
         category: Structure,
         severity: Error,
+        defers_to: ["unexpected-text", "unknown-element"],
         summary: "an entry has no `<loc>`",
     }
 }

@@ -50,6 +50,7 @@ declare_rule! {
         name: "unknown-element",
         category: Structure,
         severity: Error,
+        defers_to: ["missing-loc", "xhtml-link-namespace"],
         summary: "an element the protocol does not define at this place",
     }
 }
