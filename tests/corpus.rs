@@ -17,6 +17,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use sitemap_lint::render::{self, Format, RenderOptions};
+use sitemap_lint::site_set::{SetCheck, Site};
 use sitemap_lint::{check_reader, rules, FileReport, Settings};
 
 #[cfg(feature = "http")]
@@ -188,6 +189,44 @@ fn check(path: &Path) -> FileReport {
     check_reader(&name, &bytes[..], &settings).unwrap()
 }
 
+/// The reports of the files of `dir` checked as one set, in name order, each with the findings
+/// across files joined (as the CLI joins them).
+fn check_set(dir: &Path) -> Vec<FileReport> {
+    let files = fixtures(dir);
+    let paths: Vec<Option<&Path>> = files.iter().map(|f| Some(f.as_path())).collect();
+    let site = Site::new(None, None, &paths);
+    let names: Vec<String> = files
+        .iter()
+        .map(|f| {
+            f.strip_prefix(corpus())
+                .unwrap()
+                .to_string_lossy()
+                .replace('\\', "/")
+        })
+        .collect();
+    let mut set = SetCheck::new(
+        &site,
+        names.clone(),
+        files.iter().cloned().map(Some).collect(),
+    );
+    let settings = Settings {
+        now: NOW,
+        collect_set: true,
+        ..Settings::default()
+    };
+    let mut reports = Vec::new();
+    for (i, f) in files.iter().enumerate() {
+        let mut report = check_reader(&names[i], &fs::read(f).unwrap()[..], &settings).unwrap();
+        let found = set.file(i, &report.site, &report.source, &settings);
+        report.diagnostics.extend(found);
+        report
+            .diagnostics
+            .sort_by_key(|d| (d.primary.span.start, d.primary.span.end, d.rule.name));
+        reports.push(report);
+    }
+    reports
+}
+
 fn rendered(reports: Vec<FileReport>) -> String {
     let mut out = Vec::new();
     render::render(Format::Human, &reports, &mut out, RenderOptions::default()).unwrap();
@@ -333,6 +372,17 @@ fn whole_file_cases_match_their_expected_output() {
     assert!(!files.is_empty(), "corpus/cases/ is empty");
     for f in files {
         compare(&f, &rendered(vec![check(&f)]), &mut failures);
+    }
+    // A folder is a set of files checked together (as `sitemap-lint check DIR/*` does), its
+    // expected output beside it: `cases/<folder>.expected`.
+    let mut sets: Vec<PathBuf> = fs::read_dir(corpus().join("cases"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .collect();
+    sets.sort();
+    for dir in sets {
+        compare(&dir, &rendered(check_set(&dir)), &mut failures);
     }
     assert!(
         failures.is_empty(),

@@ -640,7 +640,12 @@ fn check(mut args: CheckArgs, stdout: &mut dyn Write) -> io::Result<u8> {
                     done.emit(fixing, &mut doc_out, out)?;
                 }
                 if let Some(check) = &mut set_check {
-                    let found = check.file(i, &outcome.report.site, &per_target[i]);
+                    let found = check.file(
+                        i,
+                        &outcome.report.site,
+                        &outcome.report.source,
+                        &per_target[i],
+                    );
                     if !found.is_empty() {
                         let report = &mut outcome.report;
                         report.diagnostics.extend(found);
