@@ -133,6 +133,23 @@ impl Alternates {
         self.text.get(us(r)).unwrap_or("")
     }
 
+    /// Maps every span with `to_source` (a split file's buffer to its text, see
+    /// [`crate::pipeline::split`]).
+    pub fn map_spans(&mut self, to_source: impl Fn(Range<usize>) -> Range<usize>) {
+        let map = |r: &mut Range<u32>| {
+            if let Some(m) = r32(to_source(us(r))) {
+                *r = m;
+            }
+        };
+        for p in &mut self.pages {
+            map(&mut p.span);
+        }
+        for l in &mut self.links {
+            map(&mut l.href_span);
+            map(&mut l.lang_span);
+        }
+    }
+
     /// Whether the file has any alternate.
     pub fn is_empty(&self) -> bool {
         self.links.is_empty()
@@ -195,6 +212,8 @@ pub(crate) struct SetGraph {
     reported: [usize; 2],
     /// (page URL, missing URL) already reported by the cluster check.
     missing_reported: HashSet<(u32, u32), Fast>,
+    /// The language codes each page compared so far gives itself (see [`SetGraph::selves`]).
+    self_codes: HashMap<usize, Vec<usize>, Fast>,
 }
 
 /// Which rules report, and the names of the set's files.
@@ -272,6 +291,19 @@ impl SetGraph {
         let x_default = self.codes.get("x-default").copied();
         self.to(page, target)
             .filter(move |&a| Some(self.alts[a].code) != x_default)
+    }
+
+    /// The language codes `page` gives itself (one alternate per code), taken from the cache
+    /// (the caller puts them back): gathered once per page, since a page may list itself
+    /// 400,000 times and be listed by 50,000 pages.
+    fn selves(&mut self, page: usize) -> Vec<usize> {
+        if let Some(known) = self.self_codes.remove(&page) {
+            return known;
+        }
+        let own = self.pages[page].url;
+        let mut codes: Vec<usize> = self.languages(page, own).collect();
+        codes.dedup_by_key(|&mut a| self.alts[a].code);
+        codes
     }
 
     /// The code `page` gives itself, as written, else `…`.
@@ -463,10 +495,13 @@ impl SetGraph {
                 continue;
             }
             // Codes: what this page calls the other and what it calls itself.
-            let selves: Vec<usize> = self.languages(q, target).collect();
+            let selves = self.selves(q);
             let mine: Vec<usize> = self.languages(p, target).collect();
-            if let (Some(&theirs), Some(&first)) = (selves.first(), mine.first()) {
-                if !shares_code(&self.alts, &mine, &selves) {
+            let differ = !shares_code(&self.alts, &mine, &selves);
+            let first_self = selves.first().copied();
+            self.self_codes.insert(q, selves);
+            if let (Some(theirs), Some(&first)) = (first_self, mine.first()) {
+                if differ {
                     let d = cluster::code_here(
                         spans.lang[first - spans.alt_base].clone(),
                         self.url(target),
@@ -526,10 +561,13 @@ impl SetGraph {
             if !turn.clusters {
                 continue;
             }
-            let selves: Vec<usize> = self.languages(p, own).collect();
+            let selves = self.selves(p);
             let theirs: Vec<usize> = self.languages(q, own).collect();
-            if let (Some(&mine), Some(&given)) = (selves.first(), theirs.first()) {
-                if !shares_code(&self.alts, &theirs, &selves) {
+            let differ = !shares_code(&self.alts, &theirs, &selves);
+            let first_self = selves.first().copied();
+            self.self_codes.insert(p, selves);
+            if let (Some(mine), Some(&given)) = (first_self, theirs.first()) {
+                if differ {
                     let d = cluster::code_there(
                         spans.lang[mine - spans.alt_base].clone(),
                         self.code_of(self.alts[mine].lang),
