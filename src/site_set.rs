@@ -548,7 +548,7 @@ impl<'s> SetCheck<'s> {
             *k = Some(summary.kind);
         }
         self.children(i, summary, &mut out);
-        self.duplicates_with_severities(i, summary, settings, out)
+        self.duplicates_with_severities(i, summary, source, settings, out)
     }
 
     /// A file that joins the set while the run goes on (a fetched sitemap, named by its URL;
@@ -558,20 +558,23 @@ impl<'s> SetCheck<'s> {
         &mut self,
         name: String,
         summary: &FileSummary,
+        source: &SourceFile,
         settings: &Settings,
     ) -> Vec<Diagnostic> {
         let i = self.names.len();
         self.names.push(name);
         self.paths.push(None);
         self.kinds.push(Some(summary.kind));
-        self.duplicates_with_severities(i, summary, settings, Vec::new())
+        self.duplicates_with_severities(i, summary, source, settings, Vec::new())
     }
 
-    /// `out` and the URLs of file `i` already listed in an earlier file, severities applied.
+    /// `out`, the URLs of file `i` already listed in an earlier file and the hreflang findings
+    /// across files, severities applied.
     fn duplicates_with_severities(
         &mut self,
         i: usize,
         summary: &FileSummary,
+        source: &SourceFile,
         settings: &Settings,
         mut out: Vec<Diagnostic>,
     ) -> Vec<Diagnostic> {
