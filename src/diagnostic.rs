@@ -203,6 +203,19 @@ pub fn shown(text: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
+/// A label in another file than the finding's (see [`Diagnostic::elsewhere`]): that file's text
+/// is not at hand when the finding is rendered, so the place is kept as a position.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Elsewhere {
+    /// The file as the run names it.
+    pub file: String,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column, in characters.
+    pub column: usize,
+    pub message: String,
+}
+
 /// One finding. Rules build it with [`Diagnostic::new`]; the engine sets `severity`.
 #[derive(Debug, Clone)]
 pub struct Diagnostic {
@@ -213,6 +226,9 @@ pub struct Diagnostic {
     pub primary: Label,
     /// Related places ("first defined here").
     pub secondary: Vec<Label>,
+    /// Related places in other files of the set (a cross-file finding, see
+    /// [`crate::site_set`]): shown with that file's name and position.
+    pub elsewhere: Vec<Elsewhere>,
     pub notes: Vec<String>,
     /// How to fix it.
     pub help: Option<String>,
@@ -238,6 +254,7 @@ impl Diagnostic {
                 message: String::new(),
             },
             secondary: Vec::new(),
+            elsewhere: Vec::new(),
             notes: Vec::new(),
             help: None,
             fix: None,
@@ -303,6 +320,27 @@ impl Diagnostic {
         if self.secondary.len() + 1 < MAX_LABELS {
             self.secondary.push(Label {
                 span,
+                message: message.into(),
+            });
+            return self;
+        }
+        self.with_unlabelled(1)
+    }
+
+    /// A related place in another file of the set, labelled: `file` as the run names it, at a
+    /// 1-based line and character column.
+    pub fn with_elsewhere(
+        mut self,
+        file: impl Into<String>,
+        line: usize,
+        column: usize,
+        message: impl Into<String>,
+    ) -> Self {
+        if self.secondary.len() + self.elsewhere.len() + 1 < MAX_LABELS {
+            self.elsewhere.push(Elsewhere {
+                file: file.into(),
+                line,
+                column,
                 message: message.into(),
             });
             return self;

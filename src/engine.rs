@@ -832,6 +832,7 @@ fn check_split(
     for (_, span) in &mut site.children {
         map(span);
     }
+    site.alternates.map_spans(|r| layout.range_to_source(&r));
     Some((diagnostics, walked))
 }
 

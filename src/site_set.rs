@@ -18,10 +18,14 @@ use std::collections::HashMap;
 use std::ops::Range;
 use std::path::{Component, Path, PathBuf};
 
+pub mod hreflang;
+
 use crate::diagnostic::Diagnostic;
 use crate::pipeline::model::{Entry, Kind, Sitemap};
+use crate::pipeline::source::SourceFile;
 use crate::pipeline::url_key::{FingerprintMap, UrlParts};
 use crate::rule::{Gathered, RuleMeta, MAX_REPORTS_PER_RULE};
+use crate::rules::hreflang::{hreflang_cluster_mismatch, hreflang_return_link};
 use crate::rules::{loc::duplicate_loc, site::index_child};
 use crate::Settings;
 
@@ -55,6 +59,9 @@ pub struct FileSummary {
     /// Of a sitemap, with [`Settings::collect_pages`]: every `<loc>` value without URL errors,
     /// and its span (the pages `--check-urls` requests).
     pub pages: Vec<(String, Range<usize>)>,
+    /// Of a sitemap, when collected: every `<url>`'s `<loc>` and hreflang alternates, for the
+    /// hreflang checks across files ([`hreflang`]).
+    pub alternates: hreflang::Alternates,
 }
 
 impl Default for FileSummary {
@@ -65,6 +72,7 @@ impl Default for FileSummary {
             locs: Vec::new(),
             children: Vec::new(),
             pages: Vec::new(),
+            alternates: hreflang::Alternates::default(),
         }
     }
 }
@@ -85,6 +93,9 @@ impl FileSummary {
         self.entries += 1;
         if !collect && !pages {
             return;
+        }
+        if collect && sitemap.kind == Kind::UrlSet {
+            self.alternates.entry(sitemap, entry);
         }
         let Some(loc) = entry.loc() else { return };
         let value = loc.trimmed();
@@ -493,6 +504,8 @@ pub struct SetCheck<'s> {
     /// Kinds read from the first bytes of files not checked yet ([`sniff_kind`]), so that a
     /// file listed many times is read once.
     sniffed: HashMap<usize, Option<Kind>>,
+    /// The pages with hreflang alternates of the files so far.
+    alternates: hreflang::SetGraph,
     pub totals: Totals,
 }
 
@@ -509,18 +522,20 @@ impl<'s> SetCheck<'s> {
             reported: 0,
             children_reported: 0,
             sniffed: HashMap::new(),
+            alternates: hreflang::SetGraph::default(),
             totals: Totals::default(),
         }
     }
 
-    /// The findings of file `i` (called once per file, in output order), to be finalized with
-    /// the file's own ([`crate::report::finalize`]). `suppressed` says whether an inline
-    /// suppression of the file covers a finding of a rule at an offset: such a finding is neither
-    /// built nor counted against the cap.
+    /// The findings of file `i` (called once per file, in output order; `source` is its text),
+    /// to be finalized with the file's own ([`crate::report::finalize`]). `suppressed` says
+    /// whether an inline suppression of the file covers a finding of a rule at an offset: such a
+    /// finding is neither built nor counted against the cap.
     pub fn file(
         &mut self,
         i: usize,
         summary: &FileSummary,
+        source: &SourceFile,
         settings: &Settings,
         suppressed: &dyn Fn(&'static RuleMeta, usize) -> bool,
     ) -> Gathered {
@@ -536,7 +551,7 @@ impl<'s> SetCheck<'s> {
             *k = Some(summary.kind);
         }
         self.children(i, summary, suppressed, &mut out);
-        self.duplicates_if_on(i, summary, settings, suppressed, &mut out);
+        self.across_files(i, summary, source, settings, suppressed, &mut out);
         out
     }
 
@@ -549,6 +564,7 @@ impl<'s> SetCheck<'s> {
         &mut self,
         name: String,
         summary: &FileSummary,
+        source: &SourceFile,
         settings: &Settings,
     ) -> Gathered {
         let i = self.names.len();
@@ -556,15 +572,17 @@ impl<'s> SetCheck<'s> {
         self.paths.push(None);
         self.kinds.push(Some(summary.kind));
         let mut out = Gathered::default();
-        self.duplicates_if_on(i, summary, settings, &|_, _| false, &mut out);
+        self.across_files(i, summary, source, settings, &|_, _| false, &mut out);
         out
     }
 
-    /// The URLs of file `i` already listed in an earlier file, when `duplicate-loc` is on.
-    fn duplicates_if_on(
+    /// The URLs of file `i` already listed in an earlier file (when `duplicate-loc` is on) and
+    /// the hreflang findings across files.
+    fn across_files(
         &mut self,
         i: usize,
         summary: &FileSummary,
+        source: &SourceFile,
         settings: &Settings,
         suppressed: &dyn Fn(&'static RuleMeta, usize) -> bool,
         out: &mut Gathered,
@@ -572,6 +590,17 @@ impl<'s> SetCheck<'s> {
         if settings.severity_of(&duplicate_loc::META).is_some() {
             self.duplicates(i, summary, suppressed, out);
         }
+        let turn = hreflang::Turn {
+            file: i,
+            names: &self.names,
+            return_links: settings.severity_of(&hreflang_return_link::META).is_some(),
+            clusters: settings
+                .severity_of(&hreflang_cluster_mismatch::META)
+                .is_some(),
+        };
+        let found = self.alternates.file(&summary.alternates, source, &turn);
+        out.diagnostics.extend(found.diagnostics);
+        out.omitted.extend(found.omitted);
     }
 
     fn children(

@@ -29,8 +29,10 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use sitemap_lint::pipeline::input;
 use sitemap_lint::render::{self, Format, RenderOptions};
-use sitemap_lint::{check_reader, rules, FileReport, RuleMeta, Settings};
+use sitemap_lint::site_set::{SetCheck, Site};
+use sitemap_lint::{check_reader, engine, report, rules, FileReport, RuleMeta, Settings};
 
 #[cfg(feature = "http")]
 #[path = "support/server.rs"]
@@ -222,6 +224,44 @@ fn check(path: &Path, settings: &Settings) -> FileReport {
     check_reader(&name, &bytes[..], &settings).unwrap()
 }
 
+/// The reports of the files of `dir` checked as one set, in name order, each with the findings
+/// across files joined (as the CLI joins them).
+fn check_set(dir: &Path) -> Vec<FileReport> {
+    let files = fixtures(dir);
+    let paths: Vec<Option<&Path>> = files.iter().map(|f| Some(f.as_path())).collect();
+    let site = Site::new(None, None, &paths);
+    let names: Vec<String> = files
+        .iter()
+        .map(|f| {
+            f.strip_prefix(corpus())
+                .unwrap()
+                .to_string_lossy()
+                .replace('\\', "/")
+        })
+        .collect();
+    let mut set = SetCheck::new(
+        &site,
+        names.clone(),
+        files.iter().cloned().map(Some).collect(),
+    );
+    let settings = Settings {
+        now: NOW,
+        collect_set: true,
+        ..Settings::default()
+    };
+    let mut reports = Vec::new();
+    for (i, f) in files.iter().enumerate() {
+        // As the command line does: one finalize for the file's findings and those across files.
+        let bytes = input::load(&fs::read(f).unwrap()[..], settings.max_size).unwrap();
+        let found = engine::find(&names[i], bytes, &settings);
+        let across = set.file(i, &found.site, &found.source, &settings, &|rule, at| {
+            found.suppresses(rule, at)
+        });
+        reports.push(report::finalize(found, across, &settings, false));
+    }
+    reports
+}
+
 /// The reports with only the findings of `rule` (and an `internal-error`, which no fixture may
 /// cause and no snapshot may hide).
 fn only_findings_of(rule: &RuleMeta, mut reports: Vec<FileReport>) -> Vec<FileReport> {
@@ -371,6 +411,17 @@ fn whole_file_cases_match_their_expected_output() {
     for f in files {
         compare(&f, &rendered(vec![check(&f, &defaults())]), &mut failures);
     }
+    // A folder is a set of files checked together (as `sitemap-lint check DIR/*` does), its
+    // expected output beside it: `cases/<folder>.expected`.
+    let mut sets: Vec<PathBuf> = fs::read_dir(corpus().join("cases"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .collect();
+    sets.sort();
+    for dir in sets {
+        compare(&dir, &rendered(check_set(&dir)), &mut failures);
+    }
     assert!(
         failures.is_empty(),
         "{} problem(s):\n\n{}",
@@ -508,7 +559,24 @@ fn layout_problems(root: &Path) -> Vec<String> {
         files.sort();
         for path in &files {
             let name = path.file_name().unwrap().to_string_lossy().into_owned();
-            if path.is_dir() {
+            if path.is_dir() && cases {
+                // A set: files checked together, its snapshot beside the folder.
+                if !dir.join(format!("{name}.expected")).is_file() {
+                    problems.push(format!(
+                        "{}: a set with no snapshot {name}.expected beside it (review the output, then run `UPDATE_EXPECT=1 cargo test --test corpus`)",
+                        path.display()
+                    ));
+                }
+                for inner in fs::read_dir(path).unwrap() {
+                    let inner = inner.unwrap().path();
+                    if !is_fixture(&inner) {
+                        problems.push(format!(
+                            "{}: a set holds only sitemaps checked together",
+                            inner.display()
+                        ));
+                    }
+                }
+            } else if path.is_dir() {
                 problems.push(format!(
                     "{}: a folder inside a fixture folder",
                     path.display()
@@ -520,7 +588,7 @@ fn layout_problems(root: &Path) -> Vec<String> {
                 ));
             } else if let Some(suffix) = SIDECARS.iter().find(|s| name.ends_with(*s)) {
                 let fixture = dir.join(&name[..name.len() - suffix.len()]);
-                if !is_fixture(&fixture) {
+                if !is_fixture(&fixture) && !(cases && fixture.is_dir()) {
                     problems.push(format!(
                         "{}: no fixture {} beside it (remove the `{suffix}` file, or restore its fixture)",
                         path.display(),
@@ -606,6 +674,10 @@ fn layout_problems_finds_planted_strays() {
         fs::write(p, "").unwrap();
     }
     fs::write(rule_dir.join("pass_snapshot.xml"), "").unwrap();
+    // A set of files in cases/ with no snapshot beside it.
+    let set = scratch.join("cases/set-without-snapshot");
+    fs::create_dir_all(&set).unwrap();
+    fs::write(set.join("a.xml"), "").unwrap();
     fs::remove_file(format!("{}.expected", fail.display())).unwrap();
     let problems = layout_problems(&scratch);
     let _ = fs::remove_dir_all(&scratch);
@@ -617,6 +689,7 @@ fn layout_problems_finds_planted_strays() {
     expected.push(planted[6].parent().unwrap());
     expected.push(&planted[7]);
     expected.push(planted[8].parent().unwrap());
+    expected.push(&set);
     for p in &expected {
         let p = p.display().to_string();
         assert!(

@@ -334,3 +334,88 @@ fn site_root_children_never_reach_outside_the_root() {
     );
     assert_eq!(with.matches("[index-child]").count(), 2, "{with}");
 }
+
+/// A sitemap per language (issue 18, class 10): the hreflang links between the files of a set are
+/// followed, each finding in the later file with a label at the place in the other, the same on
+/// one thread and several; each file alone reports nothing.
+#[test]
+fn hreflang_links_between_the_files_of_a_set_are_followed() {
+    let d = tempdir("hreflang");
+    let page = |loc: &str, links: &[(&str, &str)]| {
+        let mut s = format!("  <url><loc>https://www.example.com/{loc}</loc>\n");
+        for (lang, href) in links {
+            s.push_str(&format!(
+                "    <xhtml:link rel=\"alternate\" hreflang=\"{lang}\" href=\"https://www.example.com/{href}\"/>\n"
+            ));
+        }
+        s + "  </url>\n"
+    };
+    let file = |pages: &[String]| {
+        format!(
+            "{HEAD}<urlset xmlns=\"{NS}\" xmlns:xhtml=\"http://www.w3.org/1999/xhtml\">\n{}</urlset>\n",
+            pages.concat()
+        )
+    };
+    write(
+        &d,
+        "sitemap-de.xml",
+        &file(&[
+            page("de/a", &[("de", "de/a"), ("en", "en/a")]),
+            page("de/b", &[("de", "de/b")]),
+        ]),
+    );
+    write(
+        &d,
+        "sitemap-en.xml",
+        &file(&[
+            page("en/a", &[("en", "en/a")]),
+            page("en/b", &[("en", "en/b"), ("de", "de/b")]),
+        ]),
+    );
+    for f in ["sitemap-de.xml", "sitemap-en.xml"] {
+        let o = run_in(&d, &[f]);
+        assert!(
+            !stdout(&o).contains("hreflang"),
+            "{f} alone: {}",
+            stdout(&o)
+        );
+    }
+    let o = run_in(&d, &["sitemap-de.xml", "sitemap-en.xml"]);
+    let s = stdout(&o);
+    // en/a does not list de/a back; en/b lists de/b, which does not list it back.
+    assert_eq!(s.matches("warning[hreflang-return-link]").count(), 2, "{s}");
+    assert!(
+        s.contains("`https://www.example.com/en/a` does not link back to `https://www.example.com/de/a`, which lists it as an alternate in `sitemap-de.xml`"),
+        "{s}"
+    );
+    assert!(s.contains("┌─ sitemap-en.xml:3:13"), "{s}");
+    assert!(
+        s.contains("= sitemap-de.xml:5:53: `en` alternate of"),
+        "{s}"
+    );
+    assert!(
+        s.contains("alternate `https://www.example.com/de/b` (listed in `sitemap-de.xml`) does not link back to `https://www.example.com/en/b`"),
+        "{s}"
+    );
+    assert!(s.contains("= sitemap-de.xml:7:13: the `<url>` of"), "{s}");
+    for jobs in ["1", "2"] {
+        assert_eq!(
+            stdout(&run_in(
+                &d,
+                &["-j", jobs, "sitemap-de.xml", "sitemap-en.xml"]
+            )),
+            s
+        );
+    }
+    let o = run_in(
+        &d,
+        &["--format", "json", "sitemap-de.xml", "sitemap-en.xml"],
+    );
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let found = &v["files"][1]["diagnostics"][0];
+    assert_eq!(found["code"], "hreflang-return-link");
+    assert_eq!(found["elsewhere"][0]["file"], "sitemap-de.xml");
+    assert_eq!(found["elsewhere"][0]["line"], 5);
+    assert_eq!(found["elsewhere"][0]["column"], 53);
+    assert!(v["files"][0]["diagnostics"][0].get("elsewhere").is_none());
+}

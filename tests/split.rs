@@ -13,7 +13,8 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use sitemap_lint::{check_reader, rules, FileReport, Settings};
+use sitemap_lint::pipeline::input;
+use sitemap_lint::{check_reader, engine, report, rules, FileReport, Settings};
 
 /// "Now" for every file (as in tests/corpus.rs): 2024-11-21T12:00:00Z.
 const NOW: i64 = 1_732_190_400;
@@ -338,4 +339,110 @@ fn namespace_binding_limits_are_reported_alike_in_every_mode() {
     assert!(syntax[0].message.contains("distinct namespace bindings"));
     // At the declaration beyond the limit, not at 1:1.
     assert!(syntax[0].primary.span.start > 1_000);
+}
+
+/// Class 10 of issue 18: hreflang links between the files of a set, both files large enough to be
+/// cut in pieces, the broken links spread over them: the set's findings (and each file's summary)
+/// are the same whole and in pieces, on one thread and several.
+#[test]
+fn hreflang_across_files_near_piece_boundaries() {
+    let head = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\" xmlns:xhtml=\"http://www.w3.org/1999/xhtml\">\n";
+    let link = |lang: &str, href: String| {
+        format!("<xhtml:link rel=\"alternate\" hreflang=\"{lang}\" href=\"{href}\"/>")
+    };
+    let url = |lang: &str, i: usize| format!("https://www.example.com/{lang}/{i}");
+    let (mut de, mut en) = (String::from(head), String::from(head));
+    for i in 0..2_000 {
+        // de: every 97th page does not list its en page back; every 89th calls itself de-DE.
+        let own = if i % 89 == 5 { "de-DE" } else { "de" };
+        de.push_str(&format!(
+            "<url><loc>{}</loc>{}",
+            url("de", i),
+            link(own, url("de", i))
+        ));
+        if i % 97 != 3 {
+            de.push_str(&link("en", url("en", i)));
+        }
+        de.push_str("</url>\n");
+        en.push_str(&format!(
+            "<url><loc>{}</loc>{}{}</url>\n",
+            url("en", i),
+            link("en", url("en", i)),
+            link("de", url("de", i))
+        ));
+        if i == 1_000 {
+            // Past the default piece size, so that the default splits the files too.
+            for text in [&mut de, &mut en] {
+                text.push_str(&" ".repeat(1 << 20));
+                text.push('\n');
+            }
+        }
+    }
+    de.push_str("</urlset>\n");
+    en.push_str("</urlset>\n");
+    let files = [("de.xml", de), ("en.xml", en)];
+    let run = |threads: usize, split_min: usize| {
+        let paths: Vec<Option<&Path>> = files.iter().map(|(n, _)| Some(Path::new(*n))).collect();
+        let site = sitemap_lint::site_set::Site::new(None, None, &paths);
+        let names: Vec<String> = files.iter().map(|(n, _)| n.to_string()).collect();
+        let mut set = sitemap_lint::site_set::SetCheck::new(
+            &site,
+            names,
+            files.iter().map(|(n, _)| Some(PathBuf::from(n))).collect(),
+        );
+        let settings = Settings {
+            now: NOW,
+            threads,
+            split_min,
+            collect_set: true,
+            ..Settings::default()
+        };
+        let mut out = String::new();
+        for (i, (name, xml)) in files.iter().enumerate() {
+            // As the command line does: one finalize for the file's findings and those across.
+            let bytes = input::load(xml.as_bytes(), settings.max_size).unwrap();
+            let found = engine::find(name, bytes, &settings);
+            let across = set.file(i, &found.site, &found.source, &settings, &|rule, at| {
+                found.suppresses(rule, at)
+            });
+            let report = report::finalize(found, across, &settings, false);
+            out.push_str(&dump(&report));
+            for d in &report.diagnostics {
+                out.push_str(&format!("{:?}\n", d.elsewhere));
+            }
+        }
+        out
+    };
+    let expected = run(1, usize::MAX);
+    for code in ["hreflang-return-link", "hreflang-cluster-mismatch"] {
+        assert_eq!(
+            expected.matches(&format!("{code} Warning")).count(),
+            if code == "hreflang-return-link" {
+                21
+            } else {
+                23
+            },
+            "{code}"
+        );
+    }
+    for threads in [1, 2, 3] {
+        for split_min in [Settings::default().split_min, 1] {
+            let got = run(threads, split_min);
+            // The first line that differs, cut short: a summary's line is long.
+            let first = got
+                .lines()
+                .zip(expected.lines())
+                .find(|(a, b)| a != b)
+                .map(|(a, b)| {
+                    let at = a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count();
+                    let cut =
+                        |s: &str| s[at.saturating_sub(200)..(at + 200).min(s.len())].to_owned();
+                    (cut(a), cut(b))
+                });
+            assert!(
+                got == expected,
+                "{threads} threads, split_min {split_min}: {first:?}"
+            );
+        }
+    }
 }

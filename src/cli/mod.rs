@@ -641,9 +641,13 @@ fn check(mut args: CheckArgs, stdout: &mut dyn Write) -> io::Result<u8> {
                 }
                 let found = outcome.found;
                 let across = match &mut set_check {
-                    Some(check) => check.file(i, &found.site, &per_target[i], &|rule, at| {
-                        found.suppresses(rule, at)
-                    }),
+                    Some(check) => check.file(
+                        i,
+                        &found.site,
+                        &found.source,
+                        &per_target[i],
+                        &|rule, at| found.suppresses(rule, at),
+                    ),
                     None => Default::default(),
                 };
                 // One finalize for the file's findings and those across files.

@@ -145,7 +145,12 @@ pub fn check(
     let mut set = SetCheck::new(&site, Vec::new(), Vec::new());
     let mut counted = |mut c: Checked| {
         files += 1;
-        let found = set.fetched(c.report.source.name().to_owned(), &c.report.site, settings);
+        let found = set.fetched(
+            c.report.source.name().to_owned(),
+            &c.report.site,
+            &c.report.source,
+            settings,
+        );
         if !found.diagnostics.is_empty() || !found.omitted.is_empty() {
             c.report = with_across(c.report, found, settings);
         }

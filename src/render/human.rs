@@ -297,7 +297,22 @@ impl<'a> Excerpt<'a> {
                 CsLabel::secondary((), self.map_range(&l.span)).with_message(visible(&l.message)),
             );
         }
-        let mut notes: Vec<String> = d.notes.iter().map(|n| visible(n).into_owned()).collect();
+        // A label in another file of the set: its place, then its message (that file's text
+        // is not at hand).
+        let mut notes: Vec<String> = d
+            .elsewhere
+            .iter()
+            .map(|e| {
+                format!(
+                    "{}:{}:{}: {}",
+                    visible(&e.file),
+                    e.line,
+                    e.column,
+                    visible(&e.message)
+                )
+            })
+            .collect();
+        notes.extend(d.notes.iter().map(|n| visible(n).into_owned()));
         if let Some(help) = &d.help {
             notes.push(format!("help: {}", visible(help)));
         }

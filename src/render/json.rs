@@ -4,6 +4,7 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
+use crate::diagnostic::Elsewhere;
 use crate::pipeline::source::SourceFile;
 use crate::render::{Checked, Renderer, Summary};
 
@@ -25,6 +26,9 @@ struct Diag<'a> {
     help: Option<&'a str>,
     notes: &'a [String],
     labels: Vec<SecondaryLabel<'a>>,
+    /// Labels in other files of the set (a cross-file finding); left out when none.
+    #[serde(skip_serializing_if = "<[Elsewhere]>::is_empty")]
+    elsewhere: &'a [Elsewhere],
     /// The repair `--fix` applies (`null` when none), as ruff's JSON gives it.
     fix: Option<JsonFix<'a>>,
 }
@@ -123,6 +127,7 @@ impl Renderer for Json {
                             span: span(&r.source, &l.span),
                         })
                         .collect(),
+                    elsewhere: &d.elsewhere,
                     fix: d.fix.as_ref().map(|f| JsonFix {
                         applicability: f.applicability.as_str(),
                         message: &f.message,

@@ -2,12 +2,15 @@
 
 use std::collections::{HashMap, HashSet};
 use std::hash::Hasher;
+use std::ops::Range;
 
 use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
 use crate::pipeline::model::Sitemap;
 use crate::rule::{Collector, Context, Rule, MAX_REPORTS_PER_RULE};
-use crate::rules::hreflang::{graph_collector, Alt, FastHasher, Graph, Index, X_DEFAULT};
+use crate::rules::hreflang::{
+    graph_collector, mixed, Alt, FastHasher, Graph, Index, There, X_DEFAULT,
+};
 
 declare_rule! {
     /// ## What it does
@@ -23,6 +26,15 @@ declare_rule! {
     /// Pages are compared through a fingerprint of their lists, and only pairs that differ are
     /// examined, at most 16 per page and within a work budget proportional to the number of
     /// links, so the check stays linear on files of 50,000 URLs.
+    ///
+    /// Across files: when several files are checked together (named on the command line, or
+    /// found with `--site-root`), pages in different files are compared too (codes, and the
+    /// lists of pages that list each other), as `hreflang-return-link` follows them: the finding
+    /// joins the report of the later file, with a label at the place in the other file
+    /// (`file:line:column`). An alternate that the page lacks is reported when its own page is
+    /// in a file already compared (or in this one) and does not list the page back; an alternate
+    /// no file of the set lists, or only a later one, is left out. Alternates whose URL no file
+    /// of the set lists as a `<loc>` are not followed.
     ///
     /// ## Why is this bad?
     /// Google's documentation: "Each language version must list itself as well as all other
@@ -103,14 +115,7 @@ fn fingerprint(graph: &Graph<'_>, page: usize) -> u64 {
         let mut h = FastHasher::default();
         h.write_u32(alt.target);
         h.write_u128(alt.code);
-        // Mixed (MurmurHash3's finaliser) so that sums of different lists rarely coincide.
-        let mut x = h.finish();
-        x ^= x >> 33;
-        x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
-        x ^= x >> 33;
-        x = x.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
-        x ^= x >> 33;
-        sum = sum.wrapping_add(x);
+        sum = sum.wrapping_add(mixed(h.finish()));
     }
     sum
 }
@@ -251,7 +256,7 @@ pub(crate) fn check(graph: &Graph<'_>, index: &Index, cx: &mut Context<'_>) {
                 continue;
             };
             let first = &graph.alts(q)[i];
-            let mut d = Diagnostic::new(
+            let d = Diagnostic::new(
                 &META,
                 page.loc_span.clone(),
                 format!(
@@ -270,24 +275,131 @@ pub(crate) fn check(graph: &Graph<'_>, index: &Index, cx: &mut Context<'_>) {
                 first.lang,
                 graph.href(first)
             ));
-            if missing.len() > 1 || more > 0 {
-                let names: Vec<String> = missing[1..]
-                    .iter()
-                    .map(|&(mq, mi)| {
-                        let a = &graph.alts(mq)[mi];
-                        format!("`{}` (`{}`)", graph.href(a), a.lang)
-                    })
-                    .collect();
-                let tail = if more > 0 {
-                    " and others".to_owned()
-                } else {
-                    String::new()
-                };
-                d = d.with_note(format!("also missing: {}{tail}", names.join(", ")));
-            }
+            let rest: Vec<(&str, &str)> = missing[1..]
+                .iter()
+                .map(|&(mq, mi)| {
+                    let a = &graph.alts(mq)[mi];
+                    (graph.href(a), &*a.lang)
+                })
+                .collect();
+            let d = also_missing(d, &rest, more);
             report(d, cx);
         }
     }
+}
+
+/// Across files: this page calls `href` `lang` (at `span`), and that page, in an earlier file of
+/// the set, calls itself `theirs` (`there`).
+pub(crate) fn code_here(
+    span: Range<usize>,
+    href: &str,
+    lang: &str,
+    theirs: &str,
+    there: There<'_>,
+) -> Diagnostic {
+    let file = there.file;
+    there.label(
+        Diagnostic::new(
+            &META,
+            span,
+            format!("`{href}` is `{lang}` here, but lists itself as `{theirs}` in `{file}`"),
+        )
+        .with_label("code given by this page"),
+        "code the page gives itself",
+    )
+    .with_help(format!(
+        "give each page the same code everywhere: write `hreflang=\"{theirs}\"` here, or fix the alternate's own code in `{file}`"
+    ))
+}
+
+/// Across files: this page calls itself `own_code` (at `span`), and `other`, in an earlier file
+/// of the set, calls it `lang` (`there`).
+pub(crate) fn code_there(
+    span: Range<usize>,
+    own_code: &str,
+    other: &str,
+    lang: &str,
+    there: There<'_>,
+) -> Diagnostic {
+    let file = there.file;
+    there.label(
+        Diagnostic::new(
+            &META,
+            span,
+            format!("this page lists itself as `{own_code}`, but `{other}` lists it as `{lang}` in `{file}`"),
+        )
+        .with_label("code the page gives itself"),
+        "code given by another page",
+    )
+    .with_help(format!(
+        "give each page the same code everywhere: write `hreflang=\"{own_code}\"` in `{file}`, or fix this page's own code"
+    ))
+}
+
+/// Across files: alternates (`missing`, each `(href, code)`; `more` beyond them) that `other`,
+/// which this page (its `<loc>` at `span`) and which lists this page, lists in an earlier file of
+/// the set (`there`, its link to the first), and this page does not.
+pub(crate) fn missing_here(
+    span: Range<usize>,
+    other: &str,
+    missing: &[(&str, &str)],
+    more: usize,
+    there: There<'_>,
+) -> Option<Diagnostic> {
+    let (href, lang) = *missing.first()?;
+    let d = there.label(
+        Diagnostic::new(
+            &META,
+            span,
+            format!("`{href}` (`{lang}`) is missing from the alternates of this page"),
+        )
+        .with_label("its cluster lists more alternates than this page"),
+        format!("listed by `{other}`"),
+    )
+    .with_help(format!(
+        "every page of a cluster lists the same alternates: add `<xhtml:link rel=\"alternate\" hreflang=\"{lang}\" href=\"{href}\"/>`"
+    ));
+    Some(also_missing(d, &missing[1..], more))
+}
+
+/// Across files: alternates (`missing`; the first at `span`) that this page lists and `other`,
+/// its alternate in an earlier file of the set (`there`, its `<loc>`) that lists it back, does
+/// not.
+pub(crate) fn missing_there(
+    span: Range<usize>,
+    other: &str,
+    missing: &[(&str, &str)],
+    more: usize,
+    there: There<'_>,
+) -> Option<Diagnostic> {
+    let (href, lang) = *missing.first()?;
+    let file = there.file;
+    let d = there.label(
+        Diagnostic::new(
+            &META,
+            span,
+            format!("`{href}` (`{lang}`) is missing from the alternates of `{other}` in `{file}`"),
+        )
+        .with_label("listed by this page"),
+        format!("the `<url>` of `{other}`, which lacks it"),
+    )
+    .with_help(format!(
+        "every page of a cluster lists the same alternates: add `<xhtml:link rel=\"alternate\" hreflang=\"{lang}\" href=\"{href}\"/>` to the `<url>` of `{other}` in `{file}`"
+    ));
+    Some(also_missing(d, &missing[1..], more))
+}
+
+/// The note naming the other missing alternates, when there are.
+fn also_missing(d: Diagnostic, rest: &[(&str, &str)], more: usize) -> Diagnostic {
+    if rest.is_empty() && more == 0 {
+        return d;
+    }
+    let names: Vec<String> = rest
+        .iter()
+        .map(|(href, lang)| format!("`{href}` (`{lang}`)"))
+        .collect();
+    let tail = if more > 0 { " and others" } else { "" };
+    d.with_note(format!("also missing: {}{tail}", names.join(", ")))
 }
 
 #[cfg(test)]

@@ -1,18 +1,29 @@
-//! Rule `hreflang-return-link`: page A lists page B as an alternate, B is in the same file, and B does not list A.
+//! Rule `hreflang-return-link`: page A lists page B as an alternate, B is in the same file (or another file of the set), and B does not list A.
 
 use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
 use crate::pipeline::model::Sitemap;
 use crate::rule::{Collector, Context, Rule, MAX_REPORTS_PER_RULE};
-use crate::rules::hreflang::{graph_collector, Graph, Index};
+use std::ops::Range;
+
+use crate::rules::hreflang::{graph_collector, Graph, Index, There};
 
 declare_rule! {
     /// ## What it does
     /// Follows the `hreflang` alternates across the file: when the `<url>` of page A lists page
     /// B (`<xhtml:link hreflang="…" href="B"/>`), and B is the `<loc>` of another `<url>` in the
     /// same file, B must list A too. The link without a return is underlined, and B's `<loc>`
-    /// labelled. Alternates outside the file are not followed (they may be listed in another
-    /// sitemap of the site). URLs are compared character for character, as Google does.
+    /// labelled. URLs are compared character for character, as Google does.
+    ///
+    /// Across files: when several files are checked together (named on the command line, or
+    /// found with `--site-root`), a page of one file that lists a page of another is followed
+    /// too, the common layout of one sitemap per language. The finding joins the report of the
+    /// later of the two files (reports are written file by file, in output order), underlined
+    /// there, with a label at the place in the other file (`file:line:column`): the link without
+    /// a return when it is in the later file, else the `<loc>` of the page that lacks the return
+    /// link. A URL is the page of the first file of the set that lists it. Alternates whose URL no
+    /// file of the set lists as a `<loc>` are not followed (they may be listed in a sitemap not
+    /// checked), and neither are the pages of a file without any alternate.
     ///
     /// The check keeps a few words per link and runs in time linear in the number of links
     /// (sorted lists and one hash map), so a 50,000-URL file with many alternates each stays fast.
@@ -63,7 +74,7 @@ declare_rule! {
         name: "hreflang-return-link",
         category: Structure,
         severity: Warning,
-        summary: "a page lists an alternate in the same file that does not list it back",
+        summary: "a page lists an alternate in the same file (or set of files) that does not list it back",
     }
 }
 
@@ -118,6 +129,62 @@ pub(crate) fn check(graph: &Graph<'_>, index: &Index, cx: &mut Context<'_>) {
             );
         }
     }
+}
+
+/// Across files: this page lists `href` (its `lang` alternate at `span`), a page of an earlier
+/// file of the set (`there`, its `<loc>`), which does not list `own` back.
+pub(crate) fn unreturned(
+    span: Range<usize>,
+    lang: &str,
+    href: &str,
+    own: &str,
+    own_code: &str,
+    there: There<'_>,
+    target_has_links: bool,
+) -> Diagnostic {
+    let secondary = if target_has_links {
+        format!("the `<url>` of `{href}` has no `<xhtml:link>` to `{own}`")
+    } else {
+        format!("the `<url>` of `{href}` lists no alternates")
+    };
+    let file = there.file;
+    there.label(
+        Diagnostic::new(
+            &META,
+            span,
+            format!("alternate `{href}` (listed in `{file}`) does not link back to `{own}`"),
+        )
+        .with_label(format!("`{lang}` alternate without a return link")),
+        secondary,
+    )
+    .with_help(format!(
+        "add `<xhtml:link rel=\"alternate\" hreflang=\"{own_code}\" href=\"{own}\"/>` to the `<url>` of `{href}` in `{file}`, or remove this link if the pages are not translations of each other"
+    ))
+}
+
+/// Across files: a page of an earlier file of the set (`there`, its `lang` alternate) lists this
+/// page (`own`, its `<loc>` at `span`), and this page does not list `other` back.
+pub(crate) fn unlisted(
+    span: Range<usize>,
+    own: &str,
+    other: &str,
+    other_code: &str,
+    lang: &str,
+    there: There<'_>,
+) -> Diagnostic {
+    let file = there.file;
+    there.label(
+        Diagnostic::new(
+            &META,
+            span,
+            format!("`{own}` does not link back to `{other}`, which lists it as an alternate in `{file}`"),
+        )
+        .with_label(format!("no `<xhtml:link>` to `{other}`")),
+        format!("`{lang}` alternate of `{other}` to this page"),
+    )
+    .with_help(format!(
+        "add `<xhtml:link rel=\"alternate\" hreflang=\"{other_code}\" href=\"{other}\"/>` to this `<url>`, or remove the link to it from `{file}` if the pages are not translations of each other"
+    ))
 }
 
 #[cfg(test)]

@@ -9,6 +9,7 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::ops::Range;
 
+use crate::diagnostic::Diagnostic;
 use crate::pipeline::model::links;
 use crate::pipeline::model::{detach, Entry, EntryKind, Sitemap, MAX_ENTRIES};
 use crate::rule::{Collector, Context, RuleMeta};
@@ -85,6 +86,23 @@ impl<'a> Collector<'a> for GraphCollector<'a> {
                 (rule.check)(&graph, &index, cx);
             }
         }
+    }
+}
+
+/// A place in another file of the set, where a finding across files puts a label (see
+/// [`crate::site_set`] and [`crate::diagnostic::Elsewhere`]).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct There<'a> {
+    /// The file as the run names it.
+    pub file: &'a str,
+    pub line: usize,
+    pub column: usize,
+}
+
+impl There<'_> {
+    /// `diagnostic` with a label here.
+    pub fn label(&self, diagnostic: Diagnostic, message: impl Into<String>) -> Diagnostic {
+        diagnostic.with_elsewhere(self.file, self.line, self.column, message)
     }
 }
 
@@ -395,6 +413,16 @@ impl FastHasher {
     fn add(&mut self, word: u64) {
         self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
     }
+}
+
+/// `x` mixed (MurmurHash3's finaliser), so that sums of hashes of different lists rarely
+/// coincide (the fingerprints of alternate lists).
+pub(crate) fn mixed(mut x: u64) -> u64 {
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    x ^ (x >> 33)
 }
 
 /// Case-insensitive order of codes.
