@@ -227,31 +227,16 @@ fn run(
 
     let prolog = xml_decl::check_prolog(text);
     for p in &prolog.problems {
-        let meta: &'static RuleMeta = match p.kind {
-            xml_decl::ProblemKind::LeadingWhitespace => &r::input::leading_whitespace::META,
-            xml_decl::ProblemKind::Encoding => {
-                if not_utf8 {
-                    continue; // already reported by encoding-not-utf8
-                }
-                &r::input::xml_declaration_encoding::META
-            }
-            _ => &r::input::xml_declaration::META,
-        };
+        if p.kind == xml_decl::ProblemKind::Encoding && not_utf8 {
+            continue; // already reported by encoding-not-utf8
+        }
         // Whitespace is invisible when underlined: point at the declaration it displaces.
-        let leading = p.kind == xml_decl::ProblemKind::LeadingWhitespace;
-        let span = if leading {
+        let span = if p.kind == xml_decl::ProblemKind::LeadingWhitespace {
             prolog.skip..(prolog.skip + 5).min(text.len())
         } else {
             p.range.clone()
         };
-        let mut d = Diagnostic::new(meta, span, p.message.clone()).with_help_opt(p.help.clone());
-        if let Some(fix) = &p.fix {
-            d = d.with_fix(fix.clone());
-        }
-        if leading {
-            d = d.with_label("must be the first thing in the file");
-        }
-        out.push(d);
+        out.push(r::input::prolog_problem(p, span));
         // A DOCTYPE before a misplaced declaration is still a DOCTYPE.
         if p.kind == xml_decl::ProblemKind::NotAtStart {
             if let Some(at) = text
@@ -270,11 +255,7 @@ fn run(
     // Elements whose parsing costs the square of their attributes or namespaces are refused
     // before either way of parsing (see `xml_limits`).
     if let Some(e) = crate::pipeline::xml_limits::scan(text, prolog.skip) {
-        out.push(
-            Diagnostic::new(&r::input::xml_syntax::META, e.span, e.message)
-                .with_label("beyond the limit")
-                .with_help(e.help),
-        );
+        out.push(r::input::xml_syntax::beyond_limit(e.span, e.limit));
         return (source, out, Walked::default());
     }
 
@@ -315,12 +296,19 @@ fn run(
     let tree = match crate::pipeline::xml::parse_clean(text, &prolog) {
         Some(doc) => Some((doc, text)),
         None => {
+            let mut problems = Vec::new();
+            let fix_budget = if settings.fixing {
+                crate::rule::MAX_FIXES_PER_RULE
+            } else {
+                0
+            };
             let p = parsed.insert(crate::pipeline::xml::check_after_prolog(
                 text,
                 &prolog,
-                settings.fixing,
-                &mut out,
+                fix_budget,
+                &mut problems,
             ));
+            r::input::xml_problems(problems, p.unreported, p.ok, &mut out);
             let parse_text: &str = p.patched.as_deref().unwrap_or(text);
             p.ok.then(|| {
                 roxmltree::Document::parse_with_options(
@@ -655,8 +643,10 @@ fn tree(
     search: bool,
 ) -> (Vec<Diagnostic>, Vec<Directive>) {
     let piece = &text[..base + doc.root().range().end];
+    let mut problems = Vec::new();
+    crate::pipeline::xml::check_tree_from(doc, piece, base, own, &mut problems);
     let mut out = Vec::new();
-    crate::pipeline::xml::check_tree_from(doc, piece, base, own, &mut out);
+    r::input::xml_problems(problems, 0, true, &mut out);
     let mut directives = Vec::new();
     if search {
         suppress::find_more(doc, piece, base, &mut directives);

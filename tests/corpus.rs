@@ -588,7 +588,7 @@ fn layout_problems(root: &Path) -> Vec<String> {
                 ));
             } else if let Some(suffix) = SIDECARS.iter().find(|s| name.ends_with(*s)) {
                 let fixture = dir.join(&name[..name.len() - suffix.len()]);
-                if !is_fixture(&fixture) && !(cases && fixture.is_dir()) {
+                if !(is_fixture(&fixture) || cases && fixture.is_dir()) {
                     problems.push(format!(
                         "{}: no fixture {} beside it (remove the `{suffix}` file, or restore its fixture)",
                         path.display(),

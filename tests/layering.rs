@@ -6,6 +6,8 @@
 //!   is one that declares a rule with `declare_rule!` or implements `Rule`, a helper one that
 //!   does neither);
 //! - an import from `values/` into the rest of the crate (values are pure grammars);
+//! - an import from `pipeline/` into a layer above it ([`ABOVE_PIPELINE`]: the stages return
+//!   typed problems, and the rules word them);
 //! - a hand-written file over 1,000 lines of code (blank lines, comments and the test module
 //!   not counted; generated files, marked `@generated`, excluded);
 //! - a thread or a primitive that makes threads wait (`std::thread`, `rayon::`, `Condvar`,
@@ -25,6 +27,14 @@ use std::path::{Path, PathBuf};
 const KNOWN: &[&str] = &[];
 
 const MAX_CODE_LINES: usize = 1_000;
+
+/// The modules above `pipeline/` (ARCHITECTURE.md), which no stage may import: the rules and
+/// what drives them, reports and renders their findings. (`exec`, which imports nothing of the
+/// crate, serves every layer.)
+const ABOVE_PIPELINE: &[&str] = &[
+    "rule", "rules", "engine", "report", "suppress", "site_set", "fix", "live", "render", "docs",
+    "config", "bin",
+];
 
 /// What starts threads or makes them wait for each other: only `src/exec.rs` may use it.
 const THREADING: &[&str] = &["thread::", "rayon::", "Condvar", "mpsc", "crossbeam"];
@@ -413,6 +423,10 @@ fn problems(g: &Graph) -> Vec<String> {
                 };
                 out.push(format!("{what} imports a rule file: {from} → {to}"));
             }
+            let top = |m: &str| m.split("::").next().unwrap_or("").to_string();
+            if top(from) == "pipeline" && ABOVE_PIPELINE.contains(&top(to).as_str()) {
+                out.push(format!("pipeline imports a layer above it: {from} → {to}"));
+            }
             if (from == "values" || from.starts_with("values::"))
                 && !(to == "values" || to.starts_with("values::"))
             {
@@ -489,7 +503,8 @@ fn the_layers_only_look_down() {
 
 #[test]
 fn the_checks_catch_what_they_look_for() {
-    // A cycle, a rule-to-rule import, and values importing upwards, in a made-up graph.
+    // A cycle, a rule-to-rule import, and values and pipeline importing upwards, in a made-up
+    // graph.
     let mut edges: BTreeMap<Module, BTreeSet<Module>> = BTreeMap::new();
     let mut add = |a: &str, b: &str| {
         edges
@@ -500,6 +515,8 @@ fn the_checks_catch_what_they_look_for() {
     };
     add("engine", "pipeline::xml");
     add("pipeline::xml", "engine");
+    add("pipeline::xml_decl", "rules::input::xml_declaration");
+    add("pipeline::split", "exec");
     add("rules::loc::loc_invalid", "rules::loc::loc_length");
     add("values::uri", "diagnostic");
     add("rules::loc::loc_length", "rules::loc");
@@ -543,6 +560,9 @@ fn the_checks_catch_what_they_look_for() {
         problems(&g),
         vec![
             "import cycle: engine ↔ pipeline::xml".to_string(),
+            "pipeline imports a layer above it: pipeline::xml → engine".to_string(),
+            "pipeline imports a layer above it: pipeline::xml_decl → rules::input::xml_declaration"
+                .to_string(),
             "rule file imports a rule file: rules::loc::loc_invalid → rules::loc::loc_length"
                 .to_string(),
             "rules helper imports a rule file: rules::loc::walk → rules::loc::loc_fragment"

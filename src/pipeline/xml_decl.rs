@@ -5,7 +5,9 @@
 //! contradict the sitemap protocol (`encoding="ISO-8859-1"`), and it fails with
 //! a confusing "unexpected declaration" error when anything precedes `<?xml`.
 //! [`check_prolog`] looks at the start of the decoded text (UTF-8 BOM already
-//! removed), reports those problems with exact byte ranges, and tells the
+//! removed), reports those problems with exact byte ranges (typed: the rules
+//! `leading-whitespace`, `xml-declaration` and `xml-declaration-encoding` word
+//! them), and tells the
 //! caller how many bytes of leading whitespace to skip so that the parser can
 //! still read the rest of the document.
 //!
@@ -15,7 +17,8 @@
 //! declaration costs next to nothing.
 
 use crate::pipeline::source::floor_char_boundary;
-use crate::values::finding::{Edit, Fix};
+use crate::values::finding::Edit;
+use crate::values::text::excerpt as show;
 use std::ops::Range;
 
 /// How far (in bytes, after the leading whitespace) `<?xml` is looked for when
@@ -26,17 +29,11 @@ pub const PREFIX_LIMIT: usize = 1024;
 /// considered unterminated.
 pub const DECL_LIMIT: usize = 1024;
 
-/// How many characters of offending text are quoted in a message.
-const SNIPPET_CHARS: usize = 40;
-
 /// The pseudo-attributes of the XML declaration, in their required order.
 const NAMES: [&str; 3] = ["version", "encoding", "standalone"];
 const VERSION: usize = 0;
 const ENCODING: usize = 1;
 const STANDALONE: usize = 2;
-
-/// The well-formed declaration suggested in help texts.
-const GOOD_DECL: &str = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>";
 
 /// What is wrong with the start of the document.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -61,29 +58,129 @@ pub struct Problem {
     pub kind: ProblemKind,
     /// Non-empty byte range into the checked text, on char boundaries.
     pub range: Range<usize>,
-    /// Lowercase start, no trailing period, offending text in backticks.
-    pub message: String,
-    /// How to fix it.
-    pub help: Option<String>,
+    /// What it is, with the data its message needs.
+    pub found: Found,
     /// The edit that fixes it, when the intended text is certain.
-    pub fix: Option<Fix>,
+    pub edit: Option<Edit>,
 }
 
 impl Problem {
-    fn new(kind: ProblemKind, range: Range<usize>, message: String, help: String) -> Self {
+    fn new(kind: ProblemKind, range: Range<usize>, found: impl Into<Found>) -> Self {
         Problem {
             kind,
             range,
-            message,
-            help: Some(help),
-            fix: None,
+            found: found.into(),
+            edit: None,
         }
     }
 
-    fn with_fix(mut self, fix: Fix) -> Self {
-        self.fix = Some(fix);
+    fn with_edit(mut self, edit: Edit) -> Self {
+        self.edit = Some(edit);
         self
     }
+}
+
+/// What a [`Problem`] is, by the rule that words it. Names and values are quoted as written
+/// (the declaration is read no further than [`DECL_LIMIT`] bytes).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Found {
+    /// `leading-whitespace`: `lines` line breaks (CRLF counts once), and besides them `spaces`
+    /// spaces and `tabs` tabs, before `<?xml`.
+    Leading {
+        lines: usize,
+        spaces: usize,
+        tabs: usize,
+    },
+    /// `xml-declaration-encoding`.
+    Encoding(EncodingValue),
+    /// `xml-declaration`.
+    Declaration(Declaration),
+}
+
+impl From<EncodingValue> for Found {
+    fn from(e: EncodingValue) -> Self {
+        Found::Encoding(e)
+    }
+}
+
+impl From<Declaration> for Found {
+    fn from(d: Declaration) -> Self {
+        Found::Declaration(d)
+    }
+}
+
+/// An `encoding` other than `UTF-8`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EncodingValue {
+    Empty,
+    /// `UTF-8` with whitespace around it.
+    Whitespace(String),
+    /// `UTF8` (possibly with whitespace around it), not a valid name.
+    NoHyphen(String),
+    /// Another encoding.
+    Other(String),
+}
+
+/// What is wrong with the declaration, or before it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Declaration {
+    /// `count` byte order marks before `<?xml`, and nothing else.
+    StrayBoms { count: usize },
+    /// A comment before `<?xml`.
+    CommentBefore,
+    /// Other content before `<?xml` (an excerpt of it).
+    ContentBefore { excerpt: String },
+    /// `<?XML` (the target as written).
+    TargetCase { written: String },
+    /// `>` where `?>` should end it.
+    EndsWithGt,
+    /// `?`, `=` or a quote where a pseudo-attribute should start.
+    Unexpected { found: char },
+    /// No whitespace before the pseudo-attribute `name`.
+    MissingSpace { name: String },
+    /// No `=` after `name`.
+    ExpectedEq { name: String },
+    /// `name=` and no value.
+    NoValue { name: String },
+    /// `name=value` without quotes.
+    Unquoted { name: String, value: String },
+    /// The value of `name` opens with `open` and closes with `close`.
+    MismatchedQuotes {
+        name: String,
+        open: char,
+        close: char,
+    },
+    /// The value of `name` has no closing `quote`.
+    UnterminatedValue { name: String, quote: char },
+    /// A pseudo-attribute other than `version`, `encoding`, `standalone`.
+    UnknownAttribute { name: String },
+    /// `name` is `canonical` in another letter case.
+    NameCase {
+        name: String,
+        canonical: &'static str,
+    },
+    /// `canonical` a second time.
+    Duplicate { canonical: &'static str },
+    /// `version` after another pseudo-attribute.
+    VersionNotFirst,
+    /// `encoding` after `standalone`.
+    EncodingAfterStandalone,
+    /// No `version`.
+    NoVersion,
+    /// No `?>`.
+    Unterminated,
+    /// `version=""`.
+    VersionEmpty,
+    /// `1.0` with whitespace around it.
+    VersionWhitespace(String),
+    /// `1.1`.
+    Version11,
+    /// Any other version.
+    VersionUnknown(String),
+    /// `standalone=""`.
+    StandaloneEmpty,
+    /// A `standalone` other than `yes` or `no`.
+    StandaloneOther(String),
 }
 
 /// What [`check_prolog`] found at the start of the document.
@@ -198,98 +295,22 @@ fn find_misplaced_decl(bytes: &[u8], from: usize) -> Option<usize> {
     None
 }
 
-/// `n` with the singular or plural noun.
-fn count(n: usize, one: &str, many: &str) -> String {
-    if n == 1 {
-        format!("1 {one}")
-    } else {
-        format!("{n} {many}")
-    }
-}
-
-/// Text quoted in a message: first line only, control characters escaped,
-/// at most [`SNIPPET_CHARS`] characters. The XML stage quotes with it too.
-pub(crate) fn show(s: &str) -> String {
-    let line = s.split(['\r', '\n']).next().unwrap_or("");
-    let cut = line.len() < s.len();
-    let mut out = String::new();
-    let mut chars = line.chars();
-    for c in chars.by_ref().take(SNIPPET_CHARS) {
-        if c.is_control() {
-            out.extend(c.escape_default());
-        } else {
-            out.push(c);
-        }
-    }
-    if cut || chars.next().is_some() {
-        out.push('…');
-    }
-    out
-}
-
-/// Like [`show`] but keeps line breaks and surrounding whitespace visible, for
-/// short pseudo-attribute values where whitespace matters.
-fn show_value(s: &str) -> String {
-    let mut out = String::new();
-    let mut chars = s.chars();
-    for c in chars.by_ref().take(SNIPPET_CHARS) {
-        if c.is_control() {
-            out.extend(c.escape_default());
-        } else {
-            out.push(c);
-        }
-    }
-    if chars.next().is_some() {
-        out.push('…');
-    }
-    out
-}
-
 fn leading_whitespace(ws: &str) -> Problem {
     let n = ws.len();
     let lines = ws.matches('\n').count() + ws.matches('\r').count() - ws.matches("\r\n").count();
     // Indentation besides the line breaks (CRLF counts as one line break).
     let spaces = ws.bytes().filter(|&b| b == b' ').count();
     let tabs = ws.bytes().filter(|&b| b == b'\t').count();
-    let indent: Vec<String> = [(spaces, "space", "spaces"), (tabs, "tab", "tabs")]
-        .iter()
-        .filter(|(n, _, _)| *n > 0)
-        .map(|&(n, one, many)| count(n, one, many))
-        .collect();
-    let (message, help) = if lines == 0 {
-        (
-            "whitespace before the XML declaration".to_string(),
-            format!(
-                "remove the {} before `<?xml`: the XML declaration must be the very first thing in the file",
-                indent.join(" and ")
-            ),
-        )
-    } else {
-        let mut what = if lines == 1 {
-            "line break".to_string()
-        } else {
-            format!("{lines} line breaks")
-        };
-        if !indent.is_empty() {
-            what = format!("{what} and the {}", indent.join(" and "));
-        }
-        let message = if lines == 1 {
-            "blank line before the XML declaration".to_string()
-        } else {
-            format!("{lines} blank lines before the XML declaration")
-        };
-        (
-            message,
-            format!(
-                "remove the {what} before `<?xml`: the XML declaration must be the very first thing in the file; \
-                 such lines are often printed by a template, or by a PHP file with a blank line before `<?php` or after `?>`"
-            ),
-        )
-    };
-    Problem::new(ProblemKind::LeadingWhitespace, 0..n, message, help).with_fix(Fix::safe(
-        "remove what comes before `<?xml`",
-        vec![Edit::delete(0..n)],
-    ))
+    Problem::new(
+        ProblemKind::LeadingWhitespace,
+        0..n,
+        Found::Leading {
+            lines,
+            spaces,
+            tabs,
+        },
+    )
+    .with_edit(Edit::delete(0..n))
 }
 
 /// Content (after `ws` bytes of whitespace) before a declaration at `pos`.
@@ -302,54 +323,20 @@ fn not_at_start(text: &str, ws: usize, pos: usize) -> Problem {
     let content = &text[ws..end];
     let range = ws..end;
     let boms = content.chars().filter(|&c| c == '\u{feff}').count();
-    if boms == content.chars().count() {
-        let message = if boms == 1 {
-            "stray byte order mark (U+FEFF) before the XML declaration".to_string()
-        } else {
-            format!("{boms} stray byte order marks (U+FEFF) before the XML declaration")
-        };
-        return Problem::new(
-            ProblemKind::NotAtStart,
-            range,
-            message,
-            format!(
-                "remove {}: a file may start with at most one byte order mark, directly followed by `<?xml` \
-                 (an extra one usually comes from concatenating or re-encoding files)",
-                if boms == 1 { "it" } else { "them" }
-            ),
-        );
-    }
-    if content.len() >= 7 && content.starts_with("<!--") && content.ends_with("-->") {
-        return Problem::new(
-            ProblemKind::NotAtStart,
-            range,
-            "comment before the XML declaration".to_string(),
-            "move the comment below the XML declaration: nothing may come before `<?xml`"
-                .to_string(),
-        );
-    }
-    Problem::new(
-        ProblemKind::NotAtStart,
-        range,
-        format!("unexpected `{}` before the XML declaration", show(content)),
-        "remove everything before `<?xml`: the XML declaration must be the very first thing in the file"
-            .to_string(),
-    )
-}
-
-/// An example value for a pseudo-attribute, for help texts.
-fn example(name: &str) -> String {
-    let value = match name {
-        "version" => "1.0",
-        "encoding" => "UTF-8",
-        "standalone" => "yes",
-        _ => "…",
+    let found = if boms == content.chars().count() {
+        Declaration::StrayBoms { count: boms }
+    } else if content.len() >= 7 && content.starts_with("<!--") && content.ends_with("-->") {
+        Declaration::CommentBefore
+    } else {
+        Declaration::ContentBefore {
+            excerpt: show(content),
+        }
     };
-    format!("{}=\"{value}\"", show(name))
+    Problem::new(ProblemKind::NotAtStart, range, found)
 }
 
-fn malformed(range: Range<usize>, message: String, help: String) -> Problem {
-    Problem::new(ProblemKind::Malformed, range, message, help)
+fn malformed(range: Range<usize>, found: Declaration) -> Problem {
+    Problem::new(ProblemKind::Malformed, range, found)
 }
 
 /// How reading the declaration ended.
@@ -375,11 +362,9 @@ fn parse_decl(text: &str, start: usize, prolog: &mut Prolog) -> usize {
     if &bytes[target.clone()] != b"xml" {
         problems.push(malformed(
             target.clone(),
-            format!(
-                "the XML declaration must start with lowercase `<?xml`, not `<?{}`",
-                &text[target]
-            ),
-            "write `<?xml`: the declaration's name is case-sensitive".to_string(),
+            Declaration::TargetCase {
+                written: text[target].to_string(),
+            },
         ));
     }
 
@@ -406,18 +391,13 @@ fn parse_decl(text: &str, start: usize, prolog: &mut Prolog) -> usize {
             break Outcome::Unterminated;
         }
         if b == b'>' {
-            problems.push(malformed(
-                i..i + 1,
-                "the XML declaration must end with `?>`, not `>`".to_string(),
-                format!("write `?>`, as in `{GOOD_DECL}`"),
-            ));
+            problems.push(malformed(i..i + 1, Declaration::EndsWithGt));
             break Outcome::BrokenNoEnd(i + 1);
         }
         if matches!(b, b'?' | b'=' | b'"' | b'\'') {
             problems.push(malformed(
                 i..i + 1,
-                format!("unexpected `{}` in the XML declaration", b as char),
-                format!("a well-formed declaration reads `{GOOD_DECL}`"),
+                Declaration::Unexpected { found: b as char },
             ));
             break Outcome::Broken(i);
         }
@@ -437,8 +417,9 @@ fn parse_decl(text: &str, start: usize, prolog: &mut Prolog) -> usize {
         if ws_start == name_start {
             problems.push(malformed(
                 name_range.clone(),
-                format!("missing whitespace before `{}`", show(name)),
-                "separate the pseudo-attributes of the XML declaration with a space".to_string(),
+                Declaration::MissingSpace {
+                    name: name.to_string(),
+                },
             ));
         }
 
@@ -450,8 +431,9 @@ fn parse_decl(text: &str, start: usize, prolog: &mut Prolog) -> usize {
         if bytes[i] != b'=' {
             problems.push(malformed(
                 name_range.clone(),
-                format!("expected `=` after `{}`", show(name)),
-                format!("write `{}`", example(name)),
+                Declaration::ExpectedEq {
+                    name: name.to_string(),
+                },
             ));
             break Outcome::Broken(i);
         }
@@ -471,15 +453,17 @@ fn parse_decl(text: &str, start: usize, prolog: &mut Prolog) -> usize {
             if value_start == i {
                 problems.push(malformed(
                     name_range.clone(),
-                    format!("`{}` has no value", show(name)),
-                    format!("write `{}`", example(name)),
+                    Declaration::NoValue {
+                        name: name.to_string(),
+                    },
                 ));
             } else {
-                let value = &text[value_start..i];
                 problems.push(malformed(
                     value_start..i,
-                    format!("the value of `{}` must be quoted", show(name)),
-                    format!("write `{}=\"{}\"`", show(name), show(value)),
+                    Declaration::Unquoted {
+                        name: name.to_string(),
+                        value: text[value_start..i].to_string(),
+                    },
                 ));
             }
             break Outcome::Broken(i);
@@ -506,25 +490,21 @@ fn parse_decl(text: &str, start: usize, prolog: &mut Prolog) -> usize {
         if let Some(k) = other_quote {
             problems.push(malformed(
                 i..k + 1,
-                format!(
-                    "mismatched quotes around the value of `{}`: it opens with `{}` but closes with `{}`",
-                    show(name),
-                    quote as char,
-                    bytes[k] as char
-                ),
-                format!("use the same quote on both sides: `{}`", example(name)),
+                Declaration::MismatchedQuotes {
+                    name: name.to_string(),
+                    open: quote as char,
+                    close: bytes[k] as char,
+                },
             ));
             break Outcome::Broken(k + 1);
         }
         let Some(close) = close else {
             problems.push(malformed(
                 i..i + 1,
-                format!(
-                    "unterminated value of `{}`: missing closing `{}`",
-                    show(name),
-                    quote as char
-                ),
-                format!("write `{}`", example(name)),
+                Declaration::UnterminatedValue {
+                    name: name.to_string(),
+                    quote: quote as char,
+                },
             ));
             break Outcome::Broken(j);
         };
@@ -537,9 +517,9 @@ fn parse_decl(text: &str, start: usize, prolog: &mut Prolog) -> usize {
         let Some(idx) = NAMES.iter().position(|n| n.eq_ignore_ascii_case(name)) else {
             problems.push(malformed(
                 name_range,
-                format!("unknown pseudo-attribute `{}` in the XML declaration", show(name)),
-                "the XML declaration only takes `version`, `encoding` and `standalone`, in that order"
-                    .to_string(),
+                Declaration::UnknownAttribute {
+                    name: name.to_string(),
+                },
             ));
             any_attr = true;
             continue;
@@ -548,34 +528,20 @@ fn parse_decl(text: &str, start: usize, prolog: &mut Prolog) -> usize {
         if name != canonical {
             problems.push(malformed(
                 name_range.clone(),
-                format!("`{name}` must be lowercase `{canonical}`"),
-                format!(
-                    "pseudo-attribute names are case-sensitive: write `{}`",
-                    example(canonical)
-                ),
+                Declaration::NameCase {
+                    name: name.to_string(),
+                    canonical,
+                },
             ));
         }
         if seen[idx] {
-            problems.push(malformed(
-                name_range,
-                format!("duplicate `{canonical}` in the XML declaration"),
-                format!("remove the second `{canonical}`"),
-            ));
+            problems.push(malformed(name_range, Declaration::Duplicate { canonical }));
             continue;
         }
         if idx == VERSION && any_attr {
-            problems.push(malformed(
-                name_range,
-                "`version` must come first in the XML declaration".to_string(),
-                "put `version=\"1.0\"` right after `<?xml`: the order is `version`, `encoding`, `standalone`"
-                    .to_string(),
-            ));
+            problems.push(malformed(name_range, Declaration::VersionNotFirst));
         } else if idx == ENCODING && seen[STANDALONE] {
-            problems.push(malformed(
-                name_range,
-                "`encoding` must come before `standalone`".to_string(),
-                "the order is `version`, `encoding`, `standalone`".to_string(),
-            ));
+            problems.push(malformed(name_range, Declaration::EncodingAfterStandalone));
         }
         let problem = match idx {
             VERSION => check_version(value, value_range, quoted_range),
@@ -602,21 +568,12 @@ fn parse_decl(text: &str, start: usize, prolog: &mut Prolog) -> usize {
         Outcome::Complete(end) => {
             prolog.decl = Some(start..end);
             if !seen[VERSION] {
-                problems.push(malformed(
-                    start..start + 5,
-                    "the XML declaration has no `version`: it is required and must come first"
-                        .to_string(),
-                    format!("write `{GOOD_DECL}`"),
-                ));
+                problems.push(malformed(start..start + 5, Declaration::NoVersion));
             }
             end
         }
         Outcome::Unterminated => {
-            problems.push(malformed(
-                start..start + 5,
-                "unterminated XML declaration: missing `?>`".to_string(),
-                format!("close the declaration with `?>`, as in `{GOOD_DECL}`"),
-            ));
+            problems.push(malformed(start..start + 5, Declaration::Unterminated));
             resume(start + 2)
         }
         Outcome::Broken(from) => {
@@ -641,32 +598,16 @@ fn check_version(value: &str, range: Range<usize>, quoted: Range<usize>) -> Opti
     if value == "1.0" {
         return None;
     }
-    let help = "write `version=\"1.0\"`".to_string();
-    let (range, message) = if value.is_empty() {
-        (
-            quoted,
-            "the XML version is empty: sitemaps are XML 1.0".to_string(),
-        )
+    let (range, found) = if value.is_empty() {
+        (quoted, Declaration::VersionEmpty)
     } else if trim_xml_ws(value) == "1.0" {
-        (
-            range,
-            format!("XML version `{}` contains whitespace", show_value(value)),
-        )
+        (range, Declaration::VersionWhitespace(value.to_string()))
     } else if value == "1.1" {
-        (
-            range,
-            "XML version `1.1` is not allowed: sitemaps are XML 1.0".to_string(),
-        )
+        (range, Declaration::Version11)
     } else {
-        (
-            range,
-            format!(
-                "XML version `{}` does not exist: sitemaps are XML 1.0",
-                show_value(value)
-            ),
-        )
+        (range, Declaration::VersionUnknown(value.to_string()))
     };
-    Some(Problem::new(ProblemKind::Version, range, message, help))
+    Some(Problem::new(ProblemKind::Version, range, found))
 }
 
 fn check_encoding(value: &str, range: Range<usize>, quoted: Range<usize>) -> Option<Problem> {
@@ -674,108 +615,100 @@ fn check_encoding(value: &str, range: Range<usize>, quoted: Range<usize>) -> Opt
         return None;
     }
     let trimmed = trim_xml_ws(value);
-    let (range, message, help) = if value.is_empty() {
-        (
-            quoted,
-            "`encoding` is empty".to_string(),
-            "declare `encoding=\"UTF-8\"`, or leave `encoding` out (UTF-8 is the default)"
-                .to_string(),
-        )
+    let (range, found) = if value.is_empty() {
+        (quoted, EncodingValue::Empty)
     } else if trimmed.eq_ignore_ascii_case("UTF-8") {
-        (
-            range,
-            format!(
-                "`encoding` value `{}` has surrounding whitespace",
-                show_value(value)
-            ),
-            "write `encoding=\"UTF-8\"` without spaces".to_string(),
-        )
+        (range, EncodingValue::Whitespace(value.to_string()))
     } else if trimmed.eq_ignore_ascii_case("UTF8") {
-        (
-            range,
-            format!(
-                "`encoding` declares `{}`, which is not a valid encoding name",
-                show_value(value)
-            ),
-            "write `UTF-8`, with a hyphen: `encoding=\"UTF-8\"`".to_string(),
-        )
+        (range, EncodingValue::NoHyphen(value.to_string()))
     } else {
-        (
-            range,
-            format!(
-                "`encoding` declares `{}`, but sitemaps must be UTF-8",
-                show_value(value)
-            ),
-            encoding_help(trimmed),
-        )
+        (range, EncodingValue::Other(value.to_string()))
     };
-    let problem = Problem::new(ProblemKind::Encoding, range.clone(), message, help);
+    let problem = Problem::new(ProblemKind::Encoding, range.clone(), found);
     // A name the Encoding Standard reads as UTF-8 (`utf8`, ` UTF-8 `, `unicode-1-1-utf-8`)
     // means what `UTF-8` says: the text was decoded as UTF-8 to get here.
     Some(match encoding_rs::Encoding::for_label(trimmed.as_bytes()) {
-        Some(e) if e == encoding_rs::UTF_8 && !trimmed.is_empty() => problem.with_fix(Fix::safe(
-            "write `UTF-8`",
-            vec![Edit::replace(range, "UTF-8")],
-        )),
+        Some(e) if e == encoding_rs::UTF_8 && !trimmed.is_empty() => {
+            problem.with_edit(Edit::replace(range, "UTF-8"))
+        }
         _ => problem,
     })
-}
-
-/// How to fix a declared encoding other than UTF-8. This text is checked as UTF-8 (a UTF-16 or
-/// UTF-32 file is recognised by its bytes, whatever it declares), so a Unicode name is simply
-/// wrong; for a legacy one the bytes may have to be converted too.
-fn encoding_help(value: &str) -> String {
-    let upper = value.to_ascii_uppercase();
-    if upper.starts_with("UTF-16")
-        || upper.starts_with("UTF-32")
-        || upper.starts_with("UCS")
-        || upper == "UNICODE"
-    {
-        format!(
-            "the file is not encoded in `{}`: declare `encoding=\"UTF-8\"`",
-            show_value(value)
-        )
-    } else {
-        format!(
-            "declare `encoding=\"UTF-8\"`; if the bytes really are `{0}`, convert them first: `iconv -f {0} -t UTF-8`",
-            show_value(value)
-        )
-    }
 }
 
 fn check_standalone(value: &str, range: Range<usize>, quoted: Range<usize>) -> Option<Problem> {
     if value == "yes" || value == "no" {
         return None;
     }
-    let (range, message) = if value.is_empty() {
-        (quoted, "`standalone` is empty".to_string())
+    let (range, found) = if value.is_empty() {
+        (quoted, Declaration::StandaloneEmpty)
     } else {
-        (
-            range,
-            format!(
-                "`standalone` must be `yes` or `no`, not `{}`",
-                show_value(value)
-            ),
-        )
+        (range, Declaration::StandaloneOther(value.to_string()))
     };
-    Some(Problem::new(
-        ProblemKind::Standalone,
-        range,
-        message,
-        "`standalone` takes `yes` or `no` (lowercase)".to_string(),
-    ))
+    Some(Problem::new(ProblemKind::Standalone, range, found))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn kinds(p: &Prolog) -> Vec<ProblemKind> {
+    /// A problem as its rule words it (`crate::rules::input::prolog_problem`).
+    #[derive(Debug, Clone)]
+    struct Worded {
+        kind: ProblemKind,
+        range: Range<usize>,
+        message: String,
+        help: Option<String>,
+    }
+
+    /// [`Prolog`] with its problems worded.
+    #[derive(Debug)]
+    struct Checked {
+        decl: Option<Range<usize>>,
+        skip: usize,
+        encoding: Option<(String, Range<usize>)>,
+        blank: Option<Range<usize>>,
+        problems: Vec<Worded>,
+        prolog: Prolog,
+    }
+
+    impl PartialEq<Prolog> for Checked {
+        fn eq(&self, other: &Prolog) -> bool {
+            self.prolog == *other
+        }
+    }
+
+    /// [`super::check_prolog`], its problems worded by their rules.
+    fn check_prolog(text: &str) -> Checked {
+        let prolog = super::check_prolog(text);
+        let problems = prolog
+            .problems
+            .iter()
+            .map(|p| {
+                let d = crate::rules::input::prolog_problem(p, p.range.clone());
+                Worded {
+                    kind: p.kind,
+                    range: p.range.clone(),
+                    message: d.message,
+                    help: d.help,
+                }
+            })
+            .collect();
+        Checked {
+            decl: prolog.decl.clone(),
+            skip: prolog.skip,
+            encoding: prolog.encoding.clone(),
+            blank: prolog.blank.clone(),
+            problems,
+            prolog,
+        }
+    }
+
+    fn kinds(p: &Checked) -> Vec<ProblemKind> {
         p.problems.iter().map(|p| p.kind).collect()
     }
 
     /// The single problem of `text`, with its kind and the text it points at.
-    fn one(text: &str) -> (ProblemKind, &str, Problem) {
+    fn one(text: &str) -> (ProblemKind, &str, Worded) {
         let p = check_prolog(text);
         assert_eq!(p.problems.len(), 1, "{text:?}: {:#?}", p.problems);
         let problem = p.problems[0].clone();
@@ -783,7 +716,7 @@ mod tests {
     }
 
     /// Invariants every result must satisfy, for any input.
-    fn check_invariants(text: &str) -> Prolog {
+    fn check_invariants(text: &str) -> Checked {
         let p = check_prolog(text);
         for problem in &p.problems {
             let r = &problem.range;

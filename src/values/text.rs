@@ -22,6 +22,38 @@ pub fn is_xml_space(c: char) -> bool {
     matches!(c, ' ' | '\t' | '\r' | '\n')
 }
 
+/// How many characters of input text [`excerpt`] keeps.
+pub const EXCERPT_CHARS: usize = 40;
+
+/// Input text as a message quotes it: first line only, control characters escaped, at most
+/// [`EXCERPT_CHARS`] characters, `…` when cut. The XML stages take their excerpts with it.
+pub fn excerpt(s: &str) -> String {
+    let line = s.split(['\r', '\n']).next().unwrap_or("");
+    let mut out = shortened(line);
+    if line.len() < s.len() && line.chars().nth(EXCERPT_CHARS).is_none() {
+        out.push('…');
+    }
+    out
+}
+
+/// A short value as a message quotes it: control characters (line breaks too) escaped, at most
+/// [`EXCERPT_CHARS`] characters, `…` when cut.
+pub fn shortened(s: &str) -> String {
+    let mut out = String::new();
+    let mut chars = s.chars();
+    for c in chars.by_ref().take(EXCERPT_CHARS) {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    if chars.next().is_some() {
+        out.push('…');
+    }
+    out
+}
+
 /// `text` in backticks for a message: control characters escaped, the middle of long values
 /// elided.
 pub fn backticked(text: &str) -> String {

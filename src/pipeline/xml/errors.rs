@@ -1,26 +1,24 @@
-//! Each roxmltree error turned into located diagnostics with a fix, and the patch that gets past
-//! it.
+//! Each roxmltree error turned into located, typed problems (worded by the rules), and the patch
+//! that gets past it.
 
 use std::ops::Range;
 
 use roxmltree::{Error, TextPos};
 
-use crate::diagnostic::Diagnostic;
 use crate::pipeline::source::floor_char_boundary;
-use crate::rules::{input::doctype_not_allowed, input::xml_syntax};
 use crate::values::text;
 
 use super::lexical::lexical;
 use super::patch::{blank_content, blank_markup, content_edits, Edit, State, Step};
+use super::problem::{Syntax as K, Unclosed, Wanted, XmlKind, XmlProblem as P};
 use super::scan::{
-    char_span, is_name_char, is_name_start, is_xml_char, markup_end, offset_of, show, show_char,
-    structure, tag_name, Markup,
+    char_span, is_name_char, is_name_start, is_xml_char, markup_end, offset_of, show, structure,
+    tag_name, Markup,
 };
 use super::MAX_XML_ERRORS;
 
-/// The diagnostics and the patch for one parser error.
+/// The problems and the patch for one parser error.
 pub(super) fn describe(state: &mut State<'_>, buf: &str, error: &Error) -> Step {
-    let syntax = &xml_syntax::META;
     let skip = state.skip;
     let pos = |p: &TextPos| offset_of(buf, skip, *p).min(buf.len());
     match error {
@@ -30,8 +28,7 @@ pub(super) fn describe(state: &mut State<'_>, buf: &str, error: &Error) -> Step 
         Error::InvalidAttributeValue(p) => {
             let at = pos(p);
             let span = char_span(buf, at);
-            let d = Diagnostic::new(syntax, span.clone(), "`<` inside an attribute value")
-                .with_help("write `&lt;` instead");
+            let d = P::new(span.clone(), K::LtInAttribute { labelled: false });
             Step::patch(d, vec![blank_content(buf, span)])
         }
         Error::DtdDetected => doctype(state, buf, buf.find("<!DOCTYPE").unwrap_or(0)),
@@ -47,40 +44,22 @@ pub(super) fn describe(state: &mut State<'_>, buf: &str, error: &Error) -> Step 
             let end = buf[at..].find("?>").map_or(at + 5, |e| at + e + 2);
             let s = structure(buf, skip, at);
             if s.root_end.is_some() {
-                let d = Diagnostic::new(syntax, at..end, "XML declaration after the root element")
-                    .with_label("a second document starts here")
-                    .with_help("were two files concatenated? a sitemap holds one `<?xml …?>` declaration and one root element")
-                    .with_note("the rest of the file was not checked");
+                let d = P::new(at..end, K::DeclarationAfterRoot);
                 Step::patch(d, vec![blank_markup(at..buf.len())])
             } else {
-                let d = Diagnostic::new(syntax, at..end, "XML declaration in the middle of the file")
-                    .with_label("a declaration may only appear at the very start")
-                    .with_help("remove it: keep one `<?xml version=\"1.0\" encoding=\"UTF-8\"?>` as the first line");
+                let d = P::new(at..end, K::DeclarationInMiddle);
                 Step::patch(d, vec![blank_markup(at..end)])
             }
         }
         Error::UnknownNamespace(prefix, p) => {
             let at = pos(p);
             let span = at..(at + prefix.len()).min(buf.len());
-            let d = Diagnostic::new(
-                syntax,
+            let d = P::new(
                 span,
-                format!("namespace prefix `{prefix}` is not declared"),
-            )
-            .with_label(format!("`{prefix}:` is bound to no namespace"));
-            let d = match known_namespace(prefix) {
-                Some(uri) if prefix == "mobile" => d
-                    .with_help(format!(
-                        "declare it on the root element: `xmlns:{prefix}=\"{uri}\"`"
-                    ))
-                    .with_note("Google no longer reads the mobile extension: removing the `<mobile:mobile/>` elements is fine too"),
-                Some(uri) => d.with_help(format!(
-                    "declare it on the root element: `xmlns:{prefix}=\"{uri}\"`"
-                )),
-                None => d.with_help(format!(
-                    "declare it on the root element with `xmlns:{prefix}=\"…\"` and the extension's namespace URI"
-                )),
-            };
+                K::UndeclaredPrefix {
+                    prefix: prefix.clone(),
+                },
+            );
             Step::stop(d)
         }
         Error::InvalidComment(p) => {
@@ -93,10 +72,7 @@ pub(super) fn describe(state: &mut State<'_>, buf: &str, error: &Error) -> Step 
                 Some(d) => inner.start + d..inner.start + d + 2,
                 None => inner.end.saturating_sub(1)..inner.end,
             };
-            let d = Diagnostic::new(syntax, span, "`--` inside a comment")
-                .with_label("not allowed in a comment")
-                .with_secondary(at..end, "the comment")
-                .with_help("XML comments may not contain `--` nor end with `-`: replace it, for example with `-`");
+            let d = P::new(span, K::DashesInComment { comment: at..end });
             Step::patch(d, vec![blank_markup(at..end)])
         }
         Error::InvalidCharacterData(p) => {
@@ -112,23 +88,19 @@ pub(super) fn describe(state: &mut State<'_>, buf: &str, error: &Error) -> Step 
                 from = from + k + 3;
             }
             if spans.is_empty() {
-                return Step::stop(
-                    Diagnostic::new(syntax, char_span(buf, at), "`]]>` in text")
-                        .with_help("write `]]&gt;`"),
-                );
+                return Step::stop(P::new(
+                    char_span(buf, at),
+                    K::CdataEndInText { labelled: false },
+                ));
             }
-            let diagnostics: Vec<Diagnostic> = spans
+            let problems: Vec<P> = spans
                 .iter()
                 .take(MAX_XML_ERRORS)
-                .map(|span| {
-                    Diagnostic::new(syntax, span.clone(), "`]]>` in text")
-                        .with_label("only allowed at the end of a CDATA section")
-                        .with_help("write `]]&gt;`")
-                })
+                .map(|span| P::new(span.clone(), K::CdataEndInText { labelled: true }))
                 .collect();
             Step {
-                extra: spans.len() - diagnostics.len(),
-                diagnostics,
+                extra: spans.len() - problems.len(),
+                problems,
                 edits: Some(content_edits(buf, &spans)),
             }
         }
@@ -152,8 +124,12 @@ pub(super) fn describe(state: &mut State<'_>, buf: &str, error: &Error) -> Step 
             if at >= buf.len() {
                 return end_of_file(buf, skip);
             }
-            let d = Diagnostic::new(syntax, char_span(buf, at), format!("expected `{expected}`"))
-                .with_label(format!("expected `{expected}` here"));
+            let d = P::new(
+                char_span(buf, at),
+                K::ExpectedString {
+                    expected: expected.to_string(),
+                },
+            );
             Step::stop(d)
         }
         other => {
@@ -161,8 +137,7 @@ pub(super) fn describe(state: &mut State<'_>, buf: &str, error: &Error) -> Step 
                 p if p.row == 1 && p.col == 1 => skip,
                 p => pos(&p),
             };
-            let d = Diagnostic::new(syntax, char_span(buf, at), format!("invalid XML: {other}"));
-            Step::stop(d)
+            Step::stop(P::new(char_span(buf, at), K::Parser(other.clone())))
         }
     }
 }
@@ -171,42 +146,20 @@ pub(super) fn describe(state: &mut State<'_>, buf: &str, error: &Error) -> Step 
 pub(super) fn doctype(state: &mut State<'_>, buf: &str, at: usize) -> Step {
     let end = markup_end(buf, at, buf.len()).1;
     let Some(end) = end else {
-        let d = Diagnostic::new(
-            &doctype_not_allowed::META,
+        return Step::stop(P::new(
             at..(at + 9).min(buf.len()),
-            "DOCTYPE declarations are not allowed in sitemaps",
-        )
-        .with_label("this declaration is never closed with `>`")
-        .with_help("delete the `<!DOCTYPE …>`: sitemaps are defined by an XML Schema, not a DTD");
-        return Step::stop(d);
+            XmlKind::DoctypeUnclosed,
+        ));
     };
     let span = at..end;
     let entities = dtd_entities(buf, span.clone());
-    let mut d = Diagnostic::new(
-        &doctype_not_allowed::META,
+    let d = P::new(
         span.clone(),
-        "DOCTYPE declarations are not allowed in sitemaps",
-    )
-    .with_label("remove this declaration")
-    .with_help("delete the `<!DOCTYPE …>`: sitemaps are defined by an XML Schema, not a DTD, and search engines refuse DTDs because they enable entity-expansion attacks (billion laughs, external entities)");
-    if !entities.is_empty() {
-        let names: Vec<String> = entities
-            .iter()
-            .take(3)
-            .map(|(n, _)| format!("`{n}`"))
-            .collect();
-        let more = if entities.len() > 3 { ", …" } else { "" };
-        d = d.with_note(format!(
-            "the DTD was not processed: its {} ({}{more}) {} not expanded",
-            if entities.len() == 1 {
-                "entity"
-            } else {
-                "entities"
-            },
-            names.join(", "),
-            if entities.len() == 1 { "is" } else { "are" },
-        ));
-    }
+        XmlKind::Doctype {
+            entities: entities.iter().take(3).map(|(n, _)| n.clone()).collect(),
+            entity_count: entities.len(),
+        },
+    );
     state.dtd_entities.extend(entities);
     Step::patch(d, vec![blank_markup(span)])
 }
@@ -238,7 +191,6 @@ pub(super) fn dtd_entities(buf: &str, span: Range<usize>) -> Vec<(String, Range<
 
 /// A closing tag that does not match the open element.
 pub(super) fn close_tag(buf: &str, skip: usize, at: usize, expected: &str, actual: &str) -> Step {
-    let syntax = &xml_syntax::META;
     let end = buf[at..]
         .find('>')
         .map_or(at + 2 + actual.len(), |e| at + e + 1)
@@ -258,39 +210,27 @@ pub(super) fn close_tag(buf: &str, skip: usize, at: usize, expected: &str, actua
     };
     // An ancestor is closed while `expected` is still open: its end tag is missing.
     if s.open.iter().rev().skip(1).any(|(_, n)| *n == actual) {
-        let mut d = Diagnostic::new(
-            syntax,
+        let literal = open.as_ref().is_some_and(in_text);
+        return Step::stop(P::new(
             span,
-            format!("closing tag `</{actual}>` does not match the open element `<{expected}>`"),
-        )
-        .with_label(format!("expected `</{expected}>` before this"));
-        let mut help = format!("add `</{expected}>` where the `<{expected}>` element ends");
-        if let Some(open) = open {
-            if in_text(&open) {
-                help.push_str(&format!(
-                    ", or write `&lt;{expected}` if the `<` is meant literally"
-                ));
-            }
-            d = d.with_secondary(open, format!("`<{expected}>` is never closed"));
-        }
-        return Step::stop(d.with_help(help));
+            K::CloseTagMissing {
+                actual: actual.to_string(),
+                expected: expected.to_string(),
+                open,
+                literal,
+            },
+        ));
     }
     // A misspelled closing tag: rewrite it to the expected name when it fits, and go on.
     if text::closest(actual, &[expected]).is_some() {
-        let mut d = Diagnostic::new(
-            syntax,
+        let d = P::new(
             span.clone(),
-            format!("closing tag `</{actual}>` does not match the open element `<{expected}>`"),
-        )
-        .with_label(format!("expected `</{expected}>`"));
-        if let Some(open) = open {
-            d = d.with_secondary(open, format!("`<{expected}>` opened here"));
-        }
-        d = d.with_help(if actual.eq_ignore_ascii_case(expected) {
-            format!("write `</{expected}>`: tag names are case-sensitive")
-        } else {
-            format!("write `</{expected}>`")
-        });
+            K::CloseTagMisspelled {
+                actual: actual.to_string(),
+                expected: expected.to_string(),
+                open,
+            },
+        );
         let name_at = at + 2;
         if actual.len() >= expected.len() && buf[name_at..].starts_with(actual) {
             let mut replacement = expected.to_string();
@@ -303,31 +243,23 @@ pub(super) fn close_tag(buf: &str, skip: usize, at: usize, expected: &str, actua
         return Step::stop(d);
     }
     // A closing tag for no open element: remove it and go on.
-    let mut d = Diagnostic::new(
-        syntax,
+    let (closed, open) = match &s.last_closed {
+        Some((r, n)) if *n == actual => (Some(r.clone()), None),
+        _ => (None, open.map(|r| (r, expected.to_string()))),
+    };
+    let d = P::new(
         span.clone(),
-        format!("unexpected closing tag `</{actual}>`"),
-    )
-    .with_label(format!("no `<{actual}>` is open here"));
-    match &s.last_closed {
-        Some((r, n)) if *n == actual => {
-            d = d.with_secondary(r.clone(), format!("`<{actual}>` was already closed here"));
-        }
-        _ => {
-            if let Some(open) = open {
-                d = d.with_secondary(open, format!("the open element is `<{expected}>`"));
-            }
-        }
-    }
-    d = d.with_help(format!(
-        "remove `</{actual}>`, or add the `<{actual}>` it was meant to close"
-    ));
+        K::CloseTagStray {
+            actual: actual.to_string(),
+            closed,
+            open,
+        },
+    );
     Step::patch(d, vec![blank_markup(span)])
 }
 
 /// `UnknownToken`: at a `<!`, a `<` at the end, text before the root element, content after it.
 pub(super) fn token(state: &mut State<'_>, buf: &str, at: usize) -> Step {
-    let syntax = &xml_syntax::META;
     let skip = state.skip;
     let rest = &buf[at..];
     if rest.chars().next().is_some_and(|c| !is_xml_char(c)) {
@@ -342,16 +274,14 @@ pub(super) fn token(state: &mut State<'_>, buf: &str, at: usize) -> Step {
     if rest.starts_with("<!") {
         let end = markup_end(buf, at, buf.len()).1;
         let next_lt = buf[at + 1..].find('<').map_or(buf.len(), |p| at + 1 + p);
-        let d = Diagnostic::new(
-            syntax,
+        let d = P::new(
             at..end.unwrap_or(at + 2).min(next_lt).max(at + 2),
-            format!(
-                "malformed markup `{}`",
-                show(&buf[at..floor_char_boundary(buf, end.unwrap_or(next_lt).min(at + 20))])
-            ),
-        )
-        .with_label("not a comment, CDATA section or declaration")
-        .with_help("a comment is written `<!-- … -->`, a CDATA section `<![CDATA[ … ]]>`");
+            K::MalformedDeclaration {
+                excerpt: show(
+                    &buf[at..floor_char_boundary(buf, end.unwrap_or(next_lt).min(at + 20))],
+                ),
+            },
+        );
         return match end.filter(|&e| e <= next_lt) {
             Some(e) => Step::patch(d, vec![blank_markup(at..e)]),
             None => Step::stop(d),
@@ -370,67 +300,41 @@ pub(super) fn token(state: &mut State<'_>, buf: &str, at: usize) -> Step {
         } else {
             at..line_end.min(rest.find('<').map_or(buf.len(), |e| at + e))
         };
-        let (msg, label, help) = if is_element {
-            (
-                "a second root element".to_string(),
-                "a document has one root element",
-                "put every `<url>` inside the one `<urlset>` (were two sitemaps concatenated?)",
-            )
+        let kind = if is_element {
+            K::SecondRoot { root_end }
         } else {
-            (
-                format!("text after the root element: `{}`", show(&buf[span.clone()])),
-                "nothing but comments may follow the root element",
-                "remove everything after the closing root tag (is it debug output of the generator?)",
-            )
+            K::TextAfterRoot {
+                excerpt: show(&buf[span.clone()]),
+                root_end,
+            }
         };
-        let d = Diagnostic::new(syntax, span.clone(), msg)
-            .with_label(label)
-            .with_secondary(root_end, "the root element ends here")
-            .with_note("the rest of the file was not checked")
-            .with_help(help);
-        return Step::patch(d, vec![blank_markup(at..buf.len())]);
+        return Step::patch(P::new(span, kind), vec![blank_markup(at..buf.len())]);
     }
     if s.root.is_none() && !rest.starts_with('<') {
         let line_end = rest.find(['\r', '\n', '<']).map_or(buf.len(), |e| at + e);
         let span = at..line_end.max(at + char_span(buf, at).len());
-        let text = show(&buf[span.clone()]);
+        let excerpt = show(&buf[span.clone()]);
         return match rest.find('<') {
-            Some(n) => {
-                let d = Diagnostic::new(syntax, span, format!("text before the root element: `{text}`"))
-                    .with_label("only the XML declaration, comments and whitespace may come before the root element")
-                    .with_help("remove it: a sitemap starts with `<?xml version=\"1.0\" encoding=\"UTF-8\"?>` and `<urlset …>` (is it an error message printed by the generator?)");
-                Step::patch(d, vec![blank_markup(at..at + n)])
-            }
+            Some(n) => Step::patch(
+                P::new(span, K::TextBeforeRoot { excerpt }),
+                vec![blank_markup(at..at + n)],
+            ),
             None => {
                 // A list of URLs is a text sitemap, which only a `.txt` name makes one.
                 let urls = rest.get(..8).is_some_and(|s| {
                     let s = s.to_ascii_lowercase();
                     s.starts_with("http://") || s.starts_with("https://")
                 });
-                let help = if urls {
-                    "a text sitemap (one URL per line) must be named `*.txt` or `*.txt.gz`: rename the file, or write it as XML (`<urlset …>`)"
-                } else {
-                    "a sitemap is an XML document: `<?xml version=\"1.0\" encoding=\"UTF-8\"?>` and then `<urlset …>`; was an error page saved instead of the sitemap?"
-                };
-                Step::stop(
-                    Diagnostic::new(syntax, span, format!("the file is text, not XML: `{text}`"))
-                        .with_label("expected the root element `<urlset>` or `<sitemapindex>`")
-                        .with_help(help),
-                )
+                Step::stop(P::new(span, K::NotXml { excerpt, urls }))
             }
         };
     }
-    let d = Diagnostic::new(syntax, char_span(buf, at), "malformed markup")
-        .with_label("the XML parser cannot read this")
-        .with_help("check for a broken tag, an unescaped `<` or `&`, or a stray character");
-    Step::stop(d)
+    Step::stop(P::new(char_span(buf, at), K::MalformedMarkup))
 }
 
 /// A `<` that starts no tag: reported and patched over.
 pub(super) fn bare_lt(buf: &str, lt: usize) -> Step {
-    let d = Diagnostic::new(&xml_syntax::META, lt..lt + 1, "unescaped `<` in text")
-        .with_label("`<` starts a tag in XML")
-        .with_help("write `&lt;` for a literal less-than sign (in a URL, `%3C`)");
+    let d = P::new(lt..lt + 1, K::BareLt);
     Step::patch(d, vec![blank_content(buf, lt..lt + 1)])
 }
 
@@ -453,24 +357,17 @@ pub(super) fn unterminated_tag(buf: &str, lt: usize, in_text: bool) -> Step {
     let name = tag_name(&buf[lt..]);
     let close = buf[lt..].starts_with("</");
     let span = lt..lt + name.len() + if close { 2 } else { 1 };
-    let shown = if close {
-        format!("</{name}")
-    } else {
-        format!("<{name}")
-    };
-    let d = Diagnostic::new(
-        &xml_syntax::META,
+    Step::stop(P::new(
         span,
-        format!("tag `{shown}` is not closed with `>`"),
-    )
-    .with_label("expected `>` before the next `<`")
-    .with_help(format!("write `{shown}>`"));
-    Step::stop(d)
+        K::TagNotClosed {
+            name: name.to_string(),
+            close,
+        },
+    ))
 }
 
 /// `InvalidName`: a tag, attribute or PI name that cannot start where it does.
 pub(super) fn invalid_name(state: &mut State<'_>, buf: &str, at: usize) -> Step {
-    let syntax = &xml_syntax::META;
     let before = &buf[..at];
     let next = buf[at..].chars().next();
     if next.is_some_and(|c| !is_xml_char(c)) {
@@ -478,20 +375,11 @@ pub(super) fn invalid_name(state: &mut State<'_>, buf: &str, at: usize) -> Step 
     }
     if before.ends_with("</") {
         let end = buf[at..].find('>').map_or(at, |e| at + e + 1);
-        let d = Diagnostic::new(syntax, at - 2..end.max(at), "malformed closing tag")
-            .with_label("expected an element name right after `</`")
-            .with_help("a closing tag is `</`, the element name and `>`, as in `</url>`");
-        return Step::stop(d);
+        return Step::stop(P::new(at - 2..end.max(at), K::MalformedCloseTag));
     }
     if before.ends_with("<?") {
         let end = buf[at..].find("?>").map(|e| at + e + 2);
-        let d = Diagnostic::new(
-            syntax,
-            at - 2..end.unwrap_or(at),
-            "malformed processing instruction",
-        )
-        .with_label("expected a name right after `<?`")
-        .with_help("a processing instruction is `<?name …?>`; remove it if it is not needed");
+        let d = P::new(at - 2..end.unwrap_or(at), K::MalformedPi);
         return match end {
             Some(e) => Step::patch(d, vec![blank_markup(at - 2..e)]),
             None => Step::stop(d),
@@ -504,13 +392,12 @@ pub(super) fn invalid_name(state: &mut State<'_>, buf: &str, at: usize) -> Step 
         let lt = at - 1;
         if next.is_some_and(is_name_start) {
             let name = tag_name(&buf[lt..]);
-            let d = Diagnostic::new(
-                syntax,
+            return Step::stop(P::new(
                 at..at + name.len(),
-                format!("invalid element name `{}`", show(name)),
-            )
-            .with_help("element names are letters, digits, `-`, `_` and `.`, with at most one `:` for a namespace prefix");
-            return Step::stop(d);
+                K::InvalidElementName {
+                    excerpt: show(name),
+                },
+            ));
         }
         return bare_lt(buf, lt);
     }
@@ -528,15 +415,11 @@ pub(super) fn invalid_name(state: &mut State<'_>, buf: &str, at: usize) -> Step 
             return unterminated_tag(buf, lt, in_text);
         }
     }
-    let c = next.unwrap_or(' ');
-    let d = Diagnostic::new(
-        syntax,
+    let found = next.unwrap_or(' ');
+    Step::stop(P::new(
         char_span(buf, at),
-        format!("expected an attribute name or `>`, found {}", show_char(c)),
-    )
-    .with_label("not allowed in a tag here")
-    .with_help("attributes are written `name=\"value\"`; a tag ends with `>` or `/>`");
-    Step::stop(d)
+        K::ExpectedAttributeName { found },
+    ))
 }
 
 pub(super) enum Expected<'e> {
@@ -552,7 +435,6 @@ pub(super) fn invalid_char(
     expected: Expected<'_>,
     actual: u8,
 ) -> Step {
-    let syntax = &xml_syntax::META;
     if at >= buf.len() {
         return end_of_file(buf, state.skip);
     }
@@ -572,20 +454,12 @@ pub(super) fn invalid_char(
             let open = buf[..at].rfind(*q as char).unwrap_or(at);
             let value = &buf[open + 1..at];
             if value.contains(['>', '\n']) {
-                let d = Diagnostic::new(syntax, open..open + 1, "attribute value is never closed")
-                    .with_label(format!(
-                        "this `{}` has no closing `{}`",
-                        *q as char, *q as char
-                    ))
-                    .with_help(format!(
-                        "add the closing `{}` at the end of the value",
-                        *q as char
-                    ));
-                return Step::stop(d);
+                return Step::stop(P::new(
+                    open..open + 1,
+                    K::AttributeValueNotClosed { quote: *q as char },
+                ));
             }
-            let d = Diagnostic::new(syntax, at..at + 1, "`<` inside an attribute value")
-                .with_label("not allowed in attribute values")
-                .with_help("write `&lt;` instead");
+            let d = P::new(at..at + 1, K::LtInAttribute { labelled: true });
             return Step::patch(d, vec![blank_content(buf, at..at + 1)]);
         }
         (Expected::Text("a quote"), _) => {
@@ -604,18 +478,13 @@ pub(super) fn invalid_char(
                 .map_or(0, |p| p + 1);
             let name = &buf[name_start..name_end.len()];
             let value = &buf[at..end.max(at)];
-            let d = Diagnostic::new(
-                syntax,
+            return Step::stop(P::new(
                 at..end.max(at + 1),
-                format!("the value of attribute `{name}` is not quoted"),
-            )
-            .with_label("expected `\"` before the value")
-            .with_help(if value.chars().count() <= 100 {
-                format!("write `{name}=\"{value}\"`")
-            } else {
-                format!("write `{name}=\"{}\"`", show(value))
-            });
-            return Step::stop(d);
+                K::AttributeNotQuoted {
+                    name: name.to_string(),
+                    value: value.chars().take(101).collect(),
+                },
+            ));
         }
         (Expected::Text("a whitespace"), _) => {
             let prev = buf[..at].chars().next_back();
@@ -623,14 +492,12 @@ pub(super) fn invalid_char(
                 let name = &buf[at..][..buf[at..]
                     .find(|c: char| !is_name_char(c))
                     .unwrap_or(buf.len() - at)];
-                let d = Diagnostic::new(
-                    syntax,
+                return Step::stop(P::new(
                     char_span(buf, at),
-                    format!("missing whitespace before attribute `{}`", show(name)),
-                )
-                .with_label("expected a space here")
-                .with_help("separate attributes with a space: `a=\"1\" b=\"2\"`");
-                return Step::stop(d);
+                    K::MissingSpaceBeforeAttribute {
+                        excerpt: show(name),
+                    },
+                ));
             }
         }
         (Expected::Byte(b'='), _) => {
@@ -639,36 +506,27 @@ pub(super) fn invalid_char(
                 .rfind(|c: char| c.is_whitespace() || c == '<')
                 .map_or(0, |p| p + 1);
             let name = &buf[name_start..name_end];
-            let d = Diagnostic::new(
-                syntax,
+            return Step::stop(P::new(
                 name_start..name_end.max(name_start + 1),
-                format!("attribute `{}` has no value", show(name)),
-            )
-            .with_label("expected `=` and a quoted value")
-            .with_help(format!(
-                "XML attributes always have a value: `{}=\"…\"`",
-                show(name)
+                K::AttributeWithoutValue {
+                    excerpt: show(name),
+                },
             ));
-            return Step::stop(d);
         }
         _ => {}
     }
     let wanted = match expected {
-        Expected::Byte(b) => format!("`{}`", b as char),
-        Expected::Text(t) => t.to_string(),
+        Expected::Byte(b) => Wanted::Byte(b),
+        Expected::Text(t) => Wanted::Text(t.to_string()),
     };
-    let d = Diagnostic::new(
-        syntax,
+    Step::stop(P::new(
         char_span(buf, at),
-        format!("expected {wanted}, found {}", show_char(found)),
-    )
-    .with_label(format!("expected {wanted} here"));
-    Step::stop(d)
+        K::ExpectedFound { wanted, found },
+    ))
 }
 
 /// The same attribute (or namespace declaration) twice in one tag: the second is removed.
 pub(super) fn duplicate_attribute(buf: &str, at: usize, name: &str, namespace: bool) -> Step {
-    let syntax = &xml_syntax::META;
     // roxmltree points at the attribute; find its value's end.
     let attr_end = (|| {
         let eq = at + buf[at..].find('=')?;
@@ -676,49 +534,29 @@ pub(super) fn duplicate_attribute(buf: &str, at: usize, name: &str, namespace: b
         let q = buf[q_at..].chars().next()?;
         Some(q_at + 1 + buf[q_at + 1..].find(q)? + 1)
     })();
-    let written = if namespace {
-        if name.is_empty() {
-            "xmlns".to_string()
-        } else {
-            format!("xmlns:{name}")
-        }
-    } else {
-        name.to_string()
-    };
     let name_span = at..(at
         + buf[at..]
             .find(['=', ' ', '\t', '\n', '\r', '>'])
             .unwrap_or(0))
     .max(at + 1);
-    let mut d = Diagnostic::new(
-        syntax,
-        name_span,
-        if namespace {
-            format!(
-                "namespace prefix `{}` is declared twice on one element",
-                crate::diagnostic::shown(name)
-            )
-        } else {
-            format!(
-                "attribute `{}` appears twice in one tag",
-                crate::diagnostic::shown(&written)
-            )
-        },
-    )
-    .with_label("second occurrence");
     let tag_start = buf[..at].rfind('<').unwrap_or(0);
     let needle_len = buf[at..]
         .find(['=', ' ', '\t', '\n', '\r', '>'])
         .unwrap_or(0);
     let needle = &buf[at..at + needle_len];
-    if let Some(first) = buf[tag_start..at]
+    let first = buf[tag_start..at]
         .match_indices(needle)
         .map(|(i, _)| tag_start + i)
         .find(|&i| buf[..i].ends_with(|c: char| c.is_whitespace()))
-    {
-        d = d.with_secondary(first..first + needle.len(), "first occurrence");
-    }
-    d = d.with_help("keep only one of them");
+        .map(|first| first..first + needle.len());
+    let d = P::new(
+        name_span,
+        K::DuplicateAttribute {
+            name: name.to_string(),
+            namespace,
+            first,
+        },
+    );
     match attr_end {
         Some(end) => Step::patch(d, vec![blank_markup(at..end)]),
         None => Step::stop(d),
@@ -727,82 +565,57 @@ pub(super) fn duplicate_attribute(buf: &str, at: usize, name: &str, namespace: b
 
 /// The file ends before the document does.
 pub(super) fn end_of_file(buf: &str, skip: usize) -> Step {
-    let syntax = &xml_syntax::META;
     let s = structure(buf, skip, buf.len());
     if let Some((kind, range)) = &s.unclosed {
-        let (what, open, close) = match kind {
-            Markup::Comment => ("comment", "<!--", "-->"),
-            Markup::Cdata => ("CDATA section", "<![CDATA[", "]]>"),
-            Markup::Pi => ("processing instruction", "<?", "?>"),
-            Markup::Declaration | Markup::Tag => ("", "", ""),
+        let (what, open) = match kind {
+            Markup::Comment => (Some(Unclosed::Comment), "<!--"),
+            Markup::Cdata => (Some(Unclosed::Cdata), "<![CDATA["),
+            Markup::Pi => (Some(Unclosed::Pi), "<?"),
+            Markup::Declaration | Markup::Tag => (None, ""),
         };
-        if !what.is_empty() {
-            let d = Diagnostic::new(
-                syntax,
+        if let Some(what) = what {
+            return Step::stop(P::new(
                 range.start..range.start + open.len(),
-                format!("unclosed {what}"),
-            )
-            .with_label(format!("this `{open}` has no closing `{close}`"))
-            .with_help(format!(
-                "close the {what} with `{close}`: everything after `{open}` up to the end of the file is part of it"
+                K::UnclosedMarkup(what),
             ));
-            return Step::stop(d);
         }
     }
     let end = buf.trim_end().len();
-    let mut d = Diagnostic::new(syntax, end..end, "unexpected end of file")
-        .with_label("the file ends here");
-    let mut help =
-        String::from("the file looks truncated (was the upload or the generator interrupted?)");
-    if let Some((root, name)) = s.open.first() {
-        d = d.with_secondary(root.clone(), format!("`<{name}>` is never closed"));
-        // Name the closing tags a complete file would have, but not a million of them.
-        const SHOWN: usize = 8;
-        let mut closes: Vec<String> = s
+    // Name the closing tags a complete file would have, but not a million of them.
+    const SHOWN: usize = 8;
+    let kind = K::UnexpectedEnd {
+        root: s.open.first().map(|(r, n)| (r.clone(), n.to_string())),
+        inner: s
+            .open
+            .last()
+            .filter(|_| s.open.len() > 1)
+            .map(|(r, n)| (r.clone(), n.to_string())),
+        closing: s
             .open
             .iter()
             .rev()
             .take(SHOWN)
-            .map(|(_, n)| format!("</{n}>"))
-            .collect();
-        if s.open.len() > SHOWN {
-            closes.push(format!("… ({} closing tags in all)", s.open.len()));
-        }
-        if let Some((inner, inner_name)) = s.open.last().filter(|_| s.open.len() > 1) {
-            d = d.with_secondary(
-                inner.clone(),
-                format!("the file ends inside this `<{inner_name}>`"),
-            );
-        }
-        help.push_str(&format!(
-            ": a complete file would continue with `{}`",
-            closes.join("")
-        ));
-    }
-    Step::stop(d.with_help(help))
+            .map(|(_, n)| n.to_string())
+            .collect(),
+        open_count: s.open.len(),
+    };
+    Step::stop(P::new(end..end, kind))
 }
 
 /// The document has no element at all.
 pub(super) fn no_root(state: &State<'_>) -> Step {
-    let syntax = &xml_syntax::META;
-    let help = "a sitemap is a `<urlset>` element, or a sitemap index a `<sitemapindex>` element, in the namespace `http://www.sitemaps.org/schemas/sitemap/0.9`";
     let original = state.original;
     if original.is_empty() {
-        return Step::stop(Diagnostic::new(syntax, 0..0, "the file is empty").with_help(help));
+        return Step::stop(P::new(0..0, K::Empty));
     }
     if original
         .bytes()
         .all(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
     {
-        return Step::stop(
-            Diagnostic::new(syntax, 0..0, "the file contains only whitespace").with_help(help),
-        );
+        return Step::stop(P::new(0..0, K::OnlyWhitespace));
     }
     let end = original.trim_end().len();
-    let d = Diagnostic::new(syntax, end..end, "the file has no root element")
-        .with_label("expected `<urlset>` or `<sitemapindex>` after this")
-        .with_help(help);
-    Step::stop(d)
+    Step::stop(P::new(end..end, K::NoRoot))
 }
 
 /// Namespaces a sitemap commonly uses, by conventional prefix.

@@ -4,12 +4,13 @@
 use std::collections::HashMap;
 use std::ops::Range;
 
-use crate::diagnostic::{Diagnostic, Edit, Fix};
-use crate::rules::input::xml_syntax;
+use crate::values::finding::Edit;
+use crate::values::text::excerpt;
 
 use super::patch::{content_edits, State, Step};
+use super::problem::{CharRef, Syntax as K, XmlKind, XmlProblem as P};
 use super::scan::{
-    char_span, is_name_char, is_name_start, is_xml_char, markup_end, show, structure, Markup,
+    char_span, is_name_char, is_name_start, is_xml_char, markup_end, structure, Markup,
 };
 use super::MAX_XML_ERRORS;
 
@@ -185,7 +186,7 @@ pub(super) fn lexical(state: &mut State<'_>, buf: &str, at: usize) -> Step {
         };
         found.insert(0, (at..(at + len).min(buf.len()), kind));
     }
-    let mut diagnostics = Vec::new();
+    let mut problems = Vec::new();
     let mut extra = 0usize;
     let mut spans = Vec::with_capacity(found.len());
     let declared: HashMap<&str, &Range<usize>> = state
@@ -202,53 +203,50 @@ pub(super) fn lexical(state: &mut State<'_>, buf: &str, at: usize) -> Step {
                 if let Some(uses) = dtd_uses.get_mut(name) {
                     uses.1 += 1;
                 } else {
-                    dtd_uses.insert(name.clone(), (diagnostics.len(), 1));
-                    diagnostics.push(
-                        Diagnostic::new(
-                            &xml_syntax::META,
-                            span.clone(),
-                            format!("entity `&{name};` is declared only in the DOCTYPE, which is not processed"),
-                        )
-                        .with_label("undefined without the DTD")
-                        .with_secondary((*decl).clone(), format!("`{name}` is declared here"))
-                        .with_help("write the text itself instead of the entity, and remove the DOCTYPE"),
-                    );
+                    dtd_uses.insert(name.clone(), (problems.len(), 1));
+                    problems.push(P::new(
+                        span.clone(),
+                        K::DtdEntity {
+                            name: name.clone(),
+                            declared: (*decl).clone(),
+                            uses: 1,
+                        },
+                    ));
                 }
                 continue;
             }
         }
         // Past the cap the errors are only counted (a file may hold millions).
-        if diagnostics.len() < MAX_XML_ERRORS {
-            diagnostics.push(lexical_diagnostic(buf, span, &kind));
+        if problems.len() < MAX_XML_ERRORS {
+            problems.push(lexical_problem(buf, span, kind));
         } else {
             extra += 1;
-            if state.fixing
-                && kind == Lexical::BareAmpersand
-                && state.kept_for_fix < crate::rule::MAX_FIXES_PER_RULE
-            {
-                state.kept_for_fix += 1;
-                diagnostics.push(lexical_diagnostic(buf, span, &kind).keep_beyond_cap());
+            if kind == Lexical::BareAmpersand && state.fix_budget > 0 {
+                state.fix_budget -= 1;
+                let mut p = lexical_problem(buf, span, kind);
+                p.beyond_cap = true;
+                problems.push(p);
             }
         }
     }
-    for (name, (index, uses)) in dtd_uses {
-        if uses > 1 {
-            diagnostics[index].notes.push(format!(
-                "`&{name};` is used {uses} times; the other uses are not reported one by one"
-            ));
+    for (index, uses) in dtd_uses.into_values() {
+        if let Some(XmlKind::Syntax(K::DtdEntity { uses: n, .. })) =
+            problems.get_mut(index).map(|p| &mut p.kind)
+        {
+            *n = uses;
         }
     }
     Step {
-        diagnostics,
+        problems,
         extra,
         edits: Some(content_edits(buf, &spans)),
     }
 }
 
-pub(super) fn lexical_diagnostic(buf: &str, span: Range<usize>, kind: &Lexical) -> Diagnostic {
-    let syntax = &xml_syntax::META;
+/// The problem a lexical error at `span` of `buf` is.
+pub(super) fn lexical_problem(buf: &str, span: Range<usize>, kind: Lexical) -> P {
     let text = &buf[span.clone()];
-    match kind {
+    let kind: K = match kind {
         Lexical::BareAmpersand => {
             let after: String = buf[span.end..]
                 .chars()
@@ -256,117 +254,55 @@ pub(super) fn lexical_diagnostic(buf: &str, span: Range<usize>, kind: &Lexical) 
                 .take(20)
                 .collect();
             let at = span.start;
-            let d = Diagnostic::new(syntax, span, "unescaped `&`")
-                .with_label("`&` starts an entity reference in XML")
-                .with_help(format!(
-                    "write `&amp;{after}`: a literal `&` is written `&amp;` in XML, in URLs too (crawlers read it back as `&`)"
-                ));
-            if buf[at..].starts_with('&') {
-                d.with_fix(Fix::safe(
-                    "escape `&` as `&amp;`",
-                    vec![Edit::replace(at..at + 1, "&amp;")],
-                ))
-            } else {
-                d
-            }
+            let fix = buf[at..]
+                .starts_with('&')
+                .then(|| Edit::replace(at..at + 1, "&amp;"));
+            K::BareAmpersand { after, fix }
         }
-        Lexical::MissingSemicolon(name) => Diagnostic::new(
-            syntax,
-            span,
-            format!("entity reference `&{name}` lacks its closing `;`"),
-        )
-        .with_label("expected `;` after the entity name")
-        .with_help(format!("write `&{name};`")),
+        Lexical::MissingSemicolon(name) => K::MissingSemicolon { name },
         Lexical::UnknownEntity(name) => {
-            let d = Diagnostic::new(syntax, span, format!("unknown entity `&{name};`"))
-                .with_label("XML defines only `&amp;` `&lt;` `&gt;` `&quot;` `&apos;`");
-            match html_entity(name) {
-                Some(code) => {
-                    let c = char::from_u32(code).unwrap_or('\u{FFFD}');
-                    let shown = if c.is_whitespace() {
-                        format!("U+{code:04X}")
-                    } else {
-                        format!("`{c}`")
-                    };
-                    d.with_help(format!(
-                        "`&{name};` is an HTML entity; write the character itself ({shown}) or `&#{code};`; inside a URL, percent-encode it instead"
-                    ))
-                }
-                None => d.with_help(format!(
-                    "if `&` is meant literally, escape it: `&amp;{name};`"
-                )),
-            }
+            let html = html_entity(&name);
+            K::UnknownEntity { name, html }
         }
         Lexical::BadCharRef => {
-            let (message, label) = if text.ends_with(';') {
+            let problem = if text.ends_with(';') {
                 let digits = text.trim_start_matches("&#").trim_end_matches(';');
                 let code = match digits.strip_prefix('x') {
                     Some(h) => u32::from_str_radix(h, 16).ok(),
                     None => digits.parse::<u32>().ok(),
                 };
                 match code {
-                    Some(c) if char::from_u32(c).is_some() || (0xD800..0xE000).contains(&c) => (
-                        format!("character reference `{text}` names a character XML forbids"),
-                        format!("U+{c:04X} is not allowed in XML, not even as a reference"),
-                    ),
-                    _ => (
-                        format!("character reference `{text}` is out of range"),
-                        "Unicode ends at U+10FFFF".to_string(),
-                    ),
+                    Some(c) if char::from_u32(c).is_some() || (0xD800..0xE000).contains(&c) => {
+                        CharRef::Forbidden(c)
+                    }
+                    _ => CharRef::OutOfRange,
                 }
             } else {
-                let has_digits = text
+                let digits = text
                     .trim_start_matches("&#")
                     .trim_start_matches('x')
                     .bytes()
                     .next()
                     .is_some_and(|b| b.is_ascii_hexdigit());
-                (
-                    format!("malformed character reference `{}`", show(text)),
-                    if has_digits {
-                        "expected `;` after the digits".to_string()
-                    } else {
-                        "expected digits after `&#`".to_string()
-                    },
-                )
+                CharRef::Malformed { digits }
             };
-            Diagnostic::new(syntax, span, message)
-                .with_label(label)
-                .with_help("write `&#` and decimal digits or `&#x` and hex digits, then `;`, for an allowed character; for a literal `&`, write `&amp;`")
+            // A malformed reference runs to no `;`: an excerpt of it is enough.
+            let written = match problem {
+                CharRef::Malformed { .. } => excerpt(text),
+                _ => text.to_string(),
+            };
+            K::BadCharRef { written, problem }
         }
         Lexical::Forbidden => {
-            let chars: Vec<char> = text.chars().collect();
-            let first = chars[0];
-            let what = match first {
-                '\0' => " (NUL)",
-                '\u{8}' => " (backspace)",
-                '\u{b}' => " (vertical tab)",
-                '\u{c}' => " (form feed)",
-                '\u{1b}' => " (escape)",
-                _ => "",
-            };
-            let message = if chars.len() == 1 {
-                format!(
-                    "character U+{:04X}{what} is not allowed in XML",
-                    first as u32
-                )
-            } else if chars.iter().all(|&c| c == first) {
-                format!(
-                    "{} characters U+{:04X}{what} in a row are not allowed in XML",
-                    chars.len(),
-                    first as u32
-                )
-            } else {
-                format!(
-                    "{} control characters in a row are not allowed in XML",
-                    chars.len()
-                )
-            };
-            Diagnostic::new(syntax, span, message)
-                .with_label("not an XML character")
-                .with_help("remove it: XML 1.0 allows no control characters but tab, line feed and carriage return, not even as `&#…;` references")
+            let first = text.chars().next().unwrap_or('\0');
+            K::Forbidden {
+                first,
+                count: text.chars().count(),
+                same: text.chars().all(|c| c == first),
+            }
         }
-    }
+    };
+    P::new(span, kind)
 }
 
 /// Code points of common HTML entities that XML does not know.

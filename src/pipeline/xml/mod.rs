@@ -1,4 +1,6 @@
-//! XML parsing with roxmltree: each parser error becomes a located diagnostic with a fix hint, and common errors are patched over so later ones are found too.
+//! XML parsing with roxmltree: each parser error becomes a located, typed problem ([`XmlProblem`],
+//! worded by the rules `xml-syntax`, `doctype-not-allowed` and `xml-declaration`), and common errors
+//! are patched over so later ones are found too.
 //!
 //! The parser stops at the first error. To report more than one per run, [`check`] patches the
 //! error over in a copy of the text (the same number of bytes, so every offset stays valid) and
@@ -14,13 +16,13 @@ use std::ops::Range;
 
 use roxmltree::{Document, Error, ParsingOptions};
 
-use crate::diagnostic::Diagnostic;
 use crate::pipeline::source::floor_char_boundary;
 use crate::pipeline::xml_decl::{self, Prolog};
 
 mod errors;
 mod lexical;
 mod patch;
+mod problem;
 mod scan;
 mod tree;
 
@@ -28,6 +30,7 @@ use errors::describe;
 pub use errors::known_namespace;
 pub(crate) use lexical::first_bad_char_ref;
 use patch::{apply, Edit, State};
+pub use problem::{CharRef, Syntax, Unclosed, Wanted, XmlKind, XmlProblem};
 pub use tree::{check_tree, check_tree_from};
 
 /// XML errors reported per file at most; further ones are counted in a note.
@@ -53,6 +56,9 @@ pub struct Parsed {
     /// The byte ranges of `patched` that differ from the source. A value (a `<loc>`, a date)
     /// overlapping one of them is not what the file says, so rules should not judge it.
     pub patches: Vec<Range<usize>>,
+    /// Errors found but not reported one by one (beyond [`MAX_XML_ERRORS`], or not looked for
+    /// after an error that could not be patched over): the rule counts them in a note.
+    pub unreported: usize,
 }
 
 impl Parsed {
@@ -79,15 +85,15 @@ impl Parsed {
     }
 }
 
-/// Parses `text[skip..]`, reporting every error found into `out`. Returns `ok == false` when an
+/// Parses `text[skip..]`, reporting every problem found into `out`. Returns `ok == false` when an
 /// error could not be patched over; the tree must then not be used.
 ///
 /// The XML declaration is checked by [`xml_decl`] first; a declaration it reported as malformed
 /// or misplaced is blanked out here, so that the parser neither reports it again nor stops at it.
-pub fn check(text: &str, skip: usize, out: &mut Vec<Diagnostic>) -> Parsed {
+pub fn check(text: &str, skip: usize, out: &mut Vec<XmlProblem>) -> Parsed {
     let mut prolog = xml_decl::check_prolog(text);
     prolog.skip = skip;
-    check_after_prolog(text, &prolog, false, out)
+    check_after_prolog(text, &prolog, 0, out)
 }
 
 /// The tree of `text[prolog.skip..]` when the text parses as it stands: the common case, no XML
@@ -102,14 +108,14 @@ pub fn parse_clean<'t>(text: &'t str, prolog: &Prolog) -> Option<Document<'t>> {
     Document::parse_with_options(&text[prolog.skip..], options()).ok()
 }
 
-/// [`check`] for a caller that already ran [`xml_decl::check_prolog`] on `text`. With `fixing`
-/// ([`crate::Settings::fixing`]), errors with a fix beyond [`MAX_XML_ERRORS`] are kept for their
-/// fix, marked [`Diagnostic::is_beyond_cap`].
+/// [`check`] for a caller that already ran [`xml_decl::check_prolog`] on `text`. Up to
+/// `fix_budget` errors with a fix beyond [`MAX_XML_ERRORS`] are kept for their fix (when fixes
+/// are wanted, [`crate::Settings::fixing`]), marked [`XmlProblem::beyond_cap`].
 pub fn check_after_prolog(
     text: &str,
     prolog: &Prolog,
-    fixing: bool,
-    out: &mut Vec<Diagnostic>,
+    fix_budget: usize,
+    out: &mut Vec<XmlProblem>,
 ) -> Parsed {
     let skip = prolog.skip;
     let parse = |s: &str| Document::parse_with_options(&s[skip..], options()).map(|_| ());
@@ -131,6 +137,7 @@ pub fn check_after_prolog(
             patched: buf,
             ok: true,
             patches,
+            unreported: 0,
         };
     };
     let mut buf = buf.unwrap_or_else(|| text.to_string());
@@ -138,8 +145,7 @@ pub fn check_after_prolog(
         original: text,
         skip,
         dtd_entities: Vec::new(),
-        fixing,
-        kept_for_fix: 0,
+        fix_budget,
     };
     let mut budget = REPARSE_BUDGET;
     let mut reported = 0usize;
@@ -150,8 +156,8 @@ pub fn check_after_prolog(
             Problem::Parser(e) => describe(&mut state, &buf, e),
             Problem::CharRef(at) => lexical::lexical(&mut state, &buf, *at),
         };
-        for d in step.diagnostics {
-            if d.is_beyond_cap() {
+        for d in step.problems {
+            if d.beyond_cap {
                 out.push(d);
             } else if reported < MAX_XML_ERRORS {
                 out.push(d);
@@ -176,28 +182,12 @@ pub fn check_after_prolog(
             Some(e) => error = e,
         }
     };
-    if unreported > 0 {
-        if let Some(last) = out.iter_mut().rev().find(|d| !d.is_beyond_cap()) {
-            last.notes.push(if ok {
-                format!(
-                    "{} more XML {} not reported one by one; fix these first",
-                    crate::values::text::group(unreported as u64),
-                    if unreported == 1 {
-                        "error was"
-                    } else {
-                        "errors were"
-                    }
-                )
-            } else {
-                "further XML errors were not reported; fix these first".to_string()
-            });
-        }
-    }
     patches.sort_by_key(|r| r.start);
     Parsed {
         patched: Some(buf),
         ok,
         patches,
+        unreported,
     }
 }
 
@@ -224,6 +214,8 @@ mod tests {
     use super::lexical::{reference_at, Lexical};
     use super::scan::declaration_end;
     use super::*;
+    use crate::diagnostic::Diagnostic;
+    use crate::rules::input::xml_problems;
 
     const HEAD: &str = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n";
     const TAIL: &str = "</urlset>\n";
@@ -235,8 +227,10 @@ mod tests {
     /// The XML stage on `text`, with the invariants every result must satisfy.
     fn run(text: &str) -> (Parsed, Vec<Diagnostic>) {
         let prolog = xml_decl::check_prolog(text);
+        let mut problems = Vec::new();
+        let parsed = check(text, prolog.skip, &mut problems);
         let mut out = Vec::new();
-        let parsed = check(text, prolog.skip, &mut out);
+        xml_problems(problems, parsed.unreported, parsed.ok, &mut out);
         for d in &out {
             let spans = std::iter::once(&d.primary).chain(&d.secondary);
             for l in spans {
@@ -289,8 +283,10 @@ mod tests {
         ));
         let prolog = xml_decl::check_prolog(&text);
         let tree = parse_clean(&text, &prolog).expect("roxmltree parses it");
+        let mut problems = Vec::new();
+        check_tree(&tree, &text, prolog.skip, &mut problems);
         let mut out = Vec::new();
-        check_tree(&tree, &text, prolog.skip, &mut out);
+        xml_problems(problems, 0, true, &mut out);
         assert_eq!(
             underlined(&text, &out),
             ["xmlns:d", "xmlns:f", "xmlns:g", "xmlns:k"],

@@ -3,7 +3,7 @@
 
 use std::ops::Range;
 
-use crate::diagnostic::Diagnostic;
+use super::problem::XmlProblem;
 
 /// What is carried from one error to the next.
 pub(super) struct State<'t> {
@@ -12,33 +12,31 @@ pub(super) struct State<'t> {
     pub(super) skip: usize,
     /// Entities declared in a DOCTYPE that was blanked out: (name, span of the name there).
     pub(super) dtd_entities: Vec<(String, Range<usize>)>,
-    /// Fixes are wanted ([`crate::Settings::fixing`]): errors with a fix beyond
-    /// [`super::MAX_XML_ERRORS`] are kept for it (see [`Diagnostic::is_beyond_cap`]).
-    pub(super) fixing: bool,
-    /// Errors kept for their fix so far (at most [`crate::rule::MAX_FIXES_PER_RULE`]).
-    pub(super) kept_for_fix: usize,
+    /// How many more errors with a fix beyond [`super::MAX_XML_ERRORS`] may be kept for it
+    /// (see [`XmlProblem::beyond_cap`]); 0 unless fixes are wanted.
+    pub(super) fix_budget: usize,
 }
 
-/// Diagnostics for one parser error, and the edits that patch it over (`None`: cannot continue).
+/// Problems for one parser error, and the edits that patch it over (`None`: cannot continue).
 pub(super) struct Step {
-    pub(super) diagnostics: Vec<Diagnostic>,
+    pub(super) problems: Vec<XmlProblem>,
     /// Errors found and patched but not described (beyond [`MAX_XML_ERRORS`] in one scan).
     pub(super) extra: usize,
     pub(super) edits: Option<Vec<Edit>>,
 }
 
 impl Step {
-    pub(super) fn stop(d: Diagnostic) -> Step {
+    pub(super) fn stop(p: XmlProblem) -> Step {
         Step {
-            diagnostics: vec![d],
+            problems: vec![p],
             extra: 0,
             edits: None,
         }
     }
 
-    pub(super) fn patch(d: Diagnostic, edits: Vec<Edit>) -> Step {
+    pub(super) fn patch(p: XmlProblem, edits: Vec<Edit>) -> Step {
         Step {
-            diagnostics: vec![d],
+            problems: vec![p],
             extra: 0,
             edits: Some(edits),
         }

@@ -37,16 +37,7 @@ pub(super) fn char_span(text: &str, at: usize) -> Range<usize> {
     at..at + len
 }
 
-pub(super) use crate::pipeline::xml_decl::show;
-
-/// A character as it reads in a message: itself, or escaped when it is invisible.
-pub(super) fn show_char(c: char) -> String {
-    if c.is_control() || c == '\u{feff}' {
-        format!("U+{:04X}", c as u32)
-    } else {
-        format!("`{c}`")
-    }
-}
+pub(super) use crate::values::text::excerpt as show;
 
 /// XML 1.0 `Char`: what may appear in a document at all.
 pub(super) fn is_xml_char(c: char) -> bool {

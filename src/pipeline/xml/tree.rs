@@ -3,8 +3,7 @@
 use memchr::memmem;
 use roxmltree::Document;
 
-use crate::diagnostic::Diagnostic;
-use crate::rules::input::xml_syntax;
+use super::problem::{Syntax as K, XmlKind, XmlProblem};
 
 /// Well-formedness rules roxmltree does not enforce, checked on the parsed tree and its source:
 /// reserved and malformed processing-instruction targets anywhere in the document, character
@@ -12,7 +11,7 @@ use crate::rules::input::xml_syntax;
 /// namespaces forbid (`xmlns:a=""`, declaring `xmlns:xmlns`).
 ///
 /// `text` is the text the tree was parsed from (its offsets are `base` bytes into the source).
-pub fn check_tree(doc: &Document<'_>, text: &str, base: usize, out: &mut Vec<Diagnostic>) {
+pub fn check_tree(doc: &Document<'_>, text: &str, base: usize, out: &mut Vec<XmlProblem>) {
     check_tree_from(doc, text, base, base, out);
 }
 
@@ -23,10 +22,8 @@ pub fn check_tree_from(
     text: &str,
     base: usize,
     from: usize,
-    out: &mut Vec<Diagnostic>,
+    out: &mut Vec<XmlProblem>,
 ) {
-    use crate::rules::input::xml_declaration;
-    let syntax = &xml_syntax::META;
     let parsed = &text[base..];
     let skip = from.saturating_sub(base);
     let mut next_decl = next_xmlns(parsed, skip);
@@ -54,40 +51,30 @@ pub fn check_tree_from(
             }
             let span = r.start + base..(r.start + base + 2 + target.len()).min(text.len());
             if target.eq_ignore_ascii_case("xml") {
-                out.push(
-                    Diagnostic::new(
-                        &xml_declaration::META,
-                        span,
-                        format!("processing instruction `{target}` looks like a misplaced XML declaration"),
-                    )
-                    .with_help("the target `xml` is reserved in any letter case; keep one `<?xml version=\"1.0\" encoding=\"UTF-8\"?>` at the very start of the file and remove this one"),
-                );
+                out.push(XmlProblem::new(
+                    span,
+                    XmlKind::DeclarationPi {
+                        target: target.to_string(),
+                    },
+                ));
                 continue;
             }
             if target.contains(':') {
-                out.push(
-                    Diagnostic::new(
-                        syntax,
-                        span.clone(),
-                        format!("processing instruction target `{target}` contains a colon"),
-                    )
-                    .with_help(
-                        "XML namespaces forbid colons in processing-instruction targets; rename it",
-                    ),
-                );
+                out.push(XmlProblem::new(
+                    span.clone(),
+                    K::PiTargetColon {
+                        target: target.to_string(),
+                    },
+                ));
             }
             let after = parsed.get(r.start + 2 + target.len()..).unwrap_or("");
             if !(after.starts_with("?>") || after.starts_with([' ', '\t', '\r', '\n'])) {
-                out.push(
-                    Diagnostic::new(
-                        syntax,
-                        span,
-                        format!("no space after the processing instruction target `{target}`"),
-                    )
-                    .with_help(format!(
-                        "write `<?{target} …?>` with a space between the target and its content"
-                    )),
-                );
+                out.push(XmlProblem::new(
+                    span,
+                    K::PiNoSpace {
+                        target: target.to_string(),
+                    },
+                ));
             }
         } else if node.is_element() {
             if parsed
@@ -95,14 +82,10 @@ pub fn check_tree_from(
                 .get(r.start..)
                 .is_some_and(|t| t.starts_with(b"<:"))
             {
-                out.push(
-                    Diagnostic::new(
-                        syntax,
-                        r.start + base..r.start + base + 2,
-                        "element name starts with a colon",
-                    )
-                    .with_help("a qualified name is `prefix:local` or `local`; remove the colon"),
-                );
+                out.push(XmlProblem::new(
+                    r.start + base..r.start + base + 2,
+                    K::ElementColon,
+                ));
             }
             // Only a start tag with an `xmlns:` in it needs reading: skip the ones before this
             // element, then look at its tag if the next one is before its first child.
@@ -132,8 +115,7 @@ pub(super) fn next_xmlns(text: &str, from: usize) -> Option<usize> {
 }
 
 /// `xmlns:p=""` (undeclaring a prefix is XML 1.1 only) and `xmlns:xmlns=…` in one start tag.
-pub(super) fn check_namespace_declarations(tag: &str, at: usize, out: &mut Vec<Diagnostic>) {
-    let syntax = &xml_syntax::META;
+pub(super) fn check_namespace_declarations(tag: &str, at: usize, out: &mut Vec<XmlProblem>) {
     let mut from = 0;
     // Look for the `x` of each `xmlns:` with a byte scan: most tags have none, and a substring
     // search costs a searcher set-up per tag.
@@ -159,24 +141,14 @@ pub(super) fn check_namespace_declarations(tag: &str, at: usize, out: &mut Vec<D
         let value_empty = after.is_some_and(|v| v.starts_with("\"\"") || v.starts_with("''"));
         let span = at + start..at + start + 6 + name_len;
         if prefix == "xmlns" {
-            out.push(
-                Diagnostic::new(syntax, span, "the prefix `xmlns` cannot be declared").with_help(
-                    "`xmlns` is reserved for namespace declarations; remove this attribute",
-                ),
-            );
+            out.push(XmlProblem::new(span, K::DeclaresXmlns));
         } else if value_empty {
-            out.push(
-                Diagnostic::new(
-                    syntax,
-                    span,
-                    format!(
-                        "`xmlns:{prefix}=\"\"` undeclares a prefix, which XML 1.0 does not allow"
-                    ),
-                )
-                .with_help(format!(
-                    "remove the declaration, or give `{prefix}` a namespace URI"
-                )),
-            );
+            out.push(XmlProblem::new(
+                span,
+                K::UndeclaresPrefix {
+                    prefix: prefix.to_string(),
+                },
+            ));
         }
     }
 }

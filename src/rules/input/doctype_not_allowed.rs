@@ -53,3 +53,37 @@ pub fn diagnostic(span: Range<usize>) -> Diagnostic {
     Diagnostic::new(&META, span, "DOCTYPE declarations are not allowed in sitemaps")
         .with_help("delete the `<!DOCTYPE …>`: sitemaps are defined by an XML Schema, not a DTD, and DTDs enable entity-expansion attacks")
 }
+
+/// A `<!DOCTYPE …>` at `span` that the XML stage blanked out; `entities`: the first names of the
+/// `entity_count` general entities it declares.
+pub fn blanked(span: Range<usize>, entities: &[String], entity_count: usize) -> Diagnostic {
+    let d = Diagnostic::new(&META, span, "DOCTYPE declarations are not allowed in sitemaps")
+        .with_label("remove this declaration")
+        .with_help("delete the `<!DOCTYPE …>`: sitemaps are defined by an XML Schema, not a DTD, and search engines refuse DTDs because they enable entity-expansion attacks (billion laughs, external entities)");
+    if entity_count == 0 {
+        return d;
+    }
+    let names: Vec<String> = entities.iter().map(|n| format!("`{n}`")).collect();
+    let more = if entity_count > 3 { ", …" } else { "" };
+    d.with_note(format!(
+        "the DTD was not processed: its {} ({}{more}) {} not expanded",
+        if entity_count == 1 {
+            "entity"
+        } else {
+            "entities"
+        },
+        names.join(", "),
+        if entity_count == 1 { "is" } else { "are" },
+    ))
+}
+
+/// A `<!DOCTYPE` (at `span`) never closed with `>`.
+pub fn unclosed(span: Range<usize>) -> Diagnostic {
+    Diagnostic::new(
+        &META,
+        span,
+        "DOCTYPE declarations are not allowed in sitemaps",
+    )
+    .with_label("this declaration is never closed with `>`")
+    .with_help("delete the `<!DOCTYPE …>`: sitemaps are defined by an XML Schema, not a DTD")
+}

@@ -1,6 +1,9 @@
 //! Rule `leading-whitespace`: whitespace before the XML declaration (reported by the prolog stage).
 
+use std::ops::Range;
+
 use crate::declare_rule;
+use crate::diagnostic::{Diagnostic, Edit, Fix};
 use crate::rule::Rule;
 
 declare_rule! {
@@ -48,3 +51,66 @@ declare_rule! {
 }
 
 impl Rule for Check {}
+
+/// `n` with the singular or plural noun.
+fn count(n: usize, one: &str, many: &str) -> String {
+    if n == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{n} {many}")
+    }
+}
+
+/// Whitespace before `<?xml` at `span` (the declaration it displaces: whitespace is invisible
+/// when underlined): `lines` line breaks, and besides them `spaces` spaces and `tabs` tabs;
+/// `edit` removes it.
+pub fn diagnostic(
+    span: Range<usize>,
+    lines: usize,
+    spaces: usize,
+    tabs: usize,
+    edit: Option<Edit>,
+) -> Diagnostic {
+    let indent: Vec<String> = [(spaces, "space", "spaces"), (tabs, "tab", "tabs")]
+        .iter()
+        .filter(|(n, _, _)| *n > 0)
+        .map(|&(n, one, many)| count(n, one, many))
+        .collect();
+    let (message, help) = if lines == 0 {
+        (
+            "whitespace before the XML declaration".to_string(),
+            format!(
+                "remove the {} before `<?xml`: the XML declaration must be the very first thing in the file",
+                indent.join(" and ")
+            ),
+        )
+    } else {
+        let mut what = if lines == 1 {
+            "line break".to_string()
+        } else {
+            format!("{lines} line breaks")
+        };
+        if !indent.is_empty() {
+            what = format!("{what} and the {}", indent.join(" and "));
+        }
+        let message = if lines == 1 {
+            "blank line before the XML declaration".to_string()
+        } else {
+            format!("{lines} blank lines before the XML declaration")
+        };
+        (
+            message,
+            format!(
+                "remove the {what} before `<?xml`: the XML declaration must be the very first thing in the file; \
+                 such lines are often printed by a template, or by a PHP file with a blank line before `<?php` or after `?>`"
+            ),
+        )
+    };
+    let d = Diagnostic::new(&META, span, message)
+        .with_help(help)
+        .with_label("must be the first thing in the file");
+    match edit {
+        Some(edit) => d.with_fix(Fix::safe("remove what comes before `<?xml`", vec![edit])),
+        None => d,
+    }
+}
