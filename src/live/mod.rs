@@ -568,16 +568,7 @@ fn with_across(report: FileReport, across: Gathered, settings: &Settings) -> Fil
 
 /// The report with findings added after the engine made it: severities applied, sorted again.
 fn resort(report: FileReport, settings: &Settings) -> FileReport {
-    let FileReport {
-        source,
-        diagnostics,
-        omitted,
-        site,
-    } = report;
-    let mut report = engine::report_of(source, diagnostics, settings);
-    report.omitted = omitted;
-    report.site = site;
-    report
+    with_across(report, Gathered::default(), settings)
 }
 
 /// The fetch stage's limits, for a run that ends at `deadline`.
