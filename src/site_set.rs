@@ -6,8 +6,9 @@
 //! links each index to the checked files its children map to and adds to the file's report what
 //! no single file shows: a child that is itself an index, an index that lists itself, a child
 //! missing locally, and URLs already listed in an earlier file of the set. Memory: 16 bytes per
-//! URL of the file in hand, and one fingerprint (8 bytes) and file number per distinct URL of the
-//! run, never the URL text.
+//! URL of the file in hand, and a slot of 8 bytes (about 9 with the table's room) per distinct
+//! URL of the run, holding its fingerprint and first file ([`first_listing`]), never the URL
+//! text.
 //!
 //! How a child's URL maps to a checked file (see [`Site`]):
 //! - with a site root (`--site-root DIR`, or derived from the index's own path when
@@ -18,6 +19,7 @@ use std::collections::HashMap;
 use std::ops::Range;
 use std::path::{Component, Path, PathBuf};
 
+mod first_listing;
 pub mod hreflang;
 
 use crate::diagnostic::Diagnostic;
@@ -29,9 +31,8 @@ use crate::rules::hreflang::{hreflang_cluster_mismatch, hreflang_return_link};
 use crate::rules::{loc::duplicate_loc, site::index_child};
 use crate::Settings;
 
-/// The most fingerprints the set's table of first listings makes room for up front; see
-/// [`SetCheck::file`]. At most 2^21 buckets of 17 bytes (36 MB of address space), of which only
-/// the control bytes (2 MB) are written before entries are inserted.
+/// The most fingerprints the set's table of first listings makes room for up front (9.1 MB
+/// of zeroed address space; see [`first_listing`]): a run with more opens more tables.
 const FIRST_ROOM_MAX: usize = 1 << 20;
 
 // ---------------------------------------------------------------------------------------------
@@ -484,7 +485,7 @@ pub struct Totals {
 ///
 /// Every finding belongs to a file that has just been checked, so it joins that file's report
 /// before the report is rendered: a URL already listed in an *earlier* file is found in the
-/// fingerprints seen so far (8 bytes of key and 4 of file number per distinct URL), and whether
+/// fingerprints seen so far (a slot of 8 bytes per distinct URL, [`first_listing`]), and whether
 /// a child of an index is itself an index is known for earlier files and read from the first
 /// bytes of later ones ([`sniff_kind`]). Output stays streaming, one entry per file.
 pub struct SetCheck<'s> {
@@ -496,7 +497,10 @@ pub struct SetCheck<'s> {
     /// Kinds of the files checked so far.
     kinds: Vec<Option<Kind>>,
     /// Fingerprint → the first file (output order) that lists it.
-    first: FingerprintMap<u32>,
+    first: first_listing::FirstListings,
+    /// How many files the run is known to have so far (those given, and the children of the
+    /// fetched indexes): the guess the table of first listings is sized from.
+    expected_files: usize,
     /// `duplicate-loc` findings across files so far (at most [`MAX_REPORTS_PER_RULE`] a run).
     reported: usize,
     /// `index-child` findings so far (at most [`MAX_REPORTS_PER_RULE`] a run).
@@ -518,7 +522,8 @@ impl<'s> SetCheck<'s> {
             names,
             paths,
             kinds: vec![None; n],
-            first: FingerprintMap::default(),
+            first: first_listing::FirstListings::default(),
+            expected_files: n,
             reported: 0,
             children_reported: 0,
             sniffed: HashMap::new(),
@@ -574,6 +579,13 @@ impl<'s> SetCheck<'s> {
         let mut out = Gathered::default();
         self.across_files(i, summary, source, settings, &|_, _| false, &mut out);
         out
+    }
+
+    /// Tells that the run has `files` files in all, as far as is known by now (a live check
+    /// learns of an index's children as it goes): the table of first listings is sized for
+    /// that many files as large as the first with URLs.
+    pub fn expect_files(&mut self, files: usize) {
+        self.expected_files = self.expected_files.max(files);
     }
 
     /// The URLs of file `i` already listed in an earlier file (when `duplicate-loc` is on) and
@@ -685,15 +697,14 @@ impl<'s> SetCheck<'s> {
         out: &mut Gathered,
     ) {
         let Ok(me) = u32::try_from(i) else { return };
-        if self.first.capacity() == 0 {
-            // Room for every file of the set as large as the first (the first with URLs):
-            // growing by doubling would move the table's entries about as many times again.
-            // Capped: a guess, not a limit.
-            self.first.reserve(
+        if self.first.is_empty() {
+            // Room for every file of the set as large as the first (the first with URLs), in
+            // one table. Capped: a guess, not a limit.
+            self.first.expect(
                 summary
                     .locs
                     .len()
-                    .saturating_mul(self.kinds.len())
+                    .saturating_mul(self.expected_files.max(i + 1))
                     .min(FIRST_ROOM_MAX),
             );
         }
@@ -701,7 +712,7 @@ impl<'s> SetCheck<'s> {
         // URLs of this file already reported (only duplicates are kept here).
         let mut here: FingerprintMap<()> = FingerprintMap::default();
         for l in &summary.locs {
-            let first = *self.first.entry(l.fingerprint).or_insert(me);
+            let first = self.first.first_or_insert(l.fingerprint, me);
             if first == me || here.insert(l.fingerprint, ()).is_some() {
                 continue;
             }

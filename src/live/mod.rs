@@ -18,6 +18,7 @@
 use std::collections::HashMap;
 use std::io;
 use std::ops::Range;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use crate::diagnostic::Diagnostic;
@@ -116,6 +117,9 @@ pub struct Run<'a> {
     checks: exec::Permits,
     /// Large bodies checked at once ([`LARGE_BODY`]).
     large: exec::Permits,
+    /// Files the run is known to have so far (the arguments and the children of the indexes
+    /// read): sizes the set's table of first listings ([`SetCheck::expect_files`]).
+    announced: AtomicUsize,
 }
 
 /// Checks the URLs given as arguments; each report is handed to `emit` as soon as it is
@@ -137,6 +141,7 @@ pub fn check(
         progress,
         checks: exec::Permits::new(options.jobs.max(1)),
         large: exec::Permits::new(LARGE_IN_FLIGHT),
+        announced: AtomicUsize::new(urls.len()),
     };
     let mut files = 0;
     // The fetched sitemaps are one set, as the files of a run on disk are: a URL listed again
@@ -145,6 +150,7 @@ pub fn check(
     let mut set = SetCheck::new(&site, Vec::new(), Vec::new());
     let mut counted = |mut c: Checked| {
         files += 1;
+        set.expect_files(run.announced.load(Ordering::Relaxed));
         let found = set.fetched(
             c.report.source.name().to_owned(),
             &c.report.site,
@@ -317,6 +323,8 @@ impl Run<'_> {
         };
         if follow && checked.report.site.kind == Kind::Index {
             let children = std::mem::take(&mut checked.report.site.children);
+            self.announced
+                .fetch_add(children.len().min(MAX_CHILDREN), Ordering::Relaxed);
             let mut extra = self.children(&children, emit)?;
             checked.report.diagnostics.append(&mut extra);
         }
