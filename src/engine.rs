@@ -4,7 +4,7 @@ use std::io::Read;
 use std::ops::Range;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use roxmltree::Document;
 
@@ -379,6 +379,9 @@ fn check_document(
         // thread hands the checked entries to the collectors in document order.
         // Each thread works with its own copy of the head (see [`Sitemap`]).
         let entries = children.entries.as_slice();
+        // The rules whose cap the batches consumed so far filled: later batches count their
+        // findings and build none (see `Pipeline::full`).
+        let full: Mutex<Vec<&'static RuleMeta>> = Mutex::new(Vec::new());
         exec::in_order(
             n.div_ceil(batch),
             settings.threads,
@@ -386,6 +389,9 @@ fn check_document(
             |head, b| {
                 let mut bcx = Context::new(settings);
                 bcx.set_suppressions(suppressions.clone());
+                for rule in full.lock().unwrap_or_else(PoisonError::into_inner).iter() {
+                    bcx.mark_full(rule);
+                }
                 let range = b * batch..((b + 1) * batch).min(n);
                 let done: Vec<_> = range
                     .filter_map(|i| check_entry(head, entries, i, &hooks, &mut bcx))
@@ -397,12 +403,24 @@ fn check_document(
                     walk.entry(&head, &children, entry);
                 }
                 walk.cx.absorb(bcx);
+                note_full(&walk.cx, &full);
             },
         );
     }
     walk.end_piece(&head, &children);
     walk.retained.push(children);
     walk.finish(head, site)
+}
+
+/// Adds to `full` the rules whose cap `cx` (a file's context, the stretches of entries before
+/// those not yet checked absorbed) filled.
+fn note_full(cx: &Context<'_>, full: &Mutex<Vec<&'static RuleMeta>>) {
+    let mut full = full.lock().unwrap_or_else(PoisonError::into_inner);
+    for rule in cx.full_rules() {
+        if !full.iter().any(|r| r.name == rule.name) {
+            full.push(rule);
+        }
+    }
 }
 
 /// Entry `i` of `entries` (the root's `<url>`/`<sitemap>` elements), built with its children and
@@ -709,6 +727,7 @@ fn check_split(
         settings,
         // A file with suppression comments is not split (see `run`): none to look for.
         searching: AtomicBool::new(false),
+        full: Mutex::new(Vec::new()),
     };
     // Piece `k` parsed: `Some(Some(doc))` to drop after its turn, `Some(None)` when it is kept
     // in its slot to the end (its root holds other elements than entries), `None` when it does
@@ -841,6 +860,11 @@ struct Pipeline<'s, 'c> {
     settings: &'c Settings,
     /// Whether suppression comments are still looked for (a hint: [`Walk`] decides).
     searching: AtomicBool,
+    /// The rules whose cap the pieces handed over so far filled ([`Context::full_rules`]): a
+    /// piece prepared after that counts their findings and builds none (issue 23: in a file
+    /// where every entry has the same finding, each piece's own context would otherwise build
+    /// up to the cap, and then all but the first pieces' findings are dropped).
+    full: Mutex<Vec<&'static RuleMeta>>,
 }
 
 /// A piece checked and waiting for its turn (see [`Pipeline::prepare`]).
@@ -872,6 +896,15 @@ impl<'s, 'c> Pipeline<'s, 'c> {
         let (out, directives) = tree(doc, self.text, base, own, searching);
         let children = RootChildren::build(doc, self.text, base, head);
         let mut cx = Context::new(self.settings);
+        // Filled by pieces before this one (handed over in order, and this one is not yet).
+        for rule in self
+            .full
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .iter()
+        {
+            cx.mark_full(rule);
+        }
         let mut entries = Vec::with_capacity(children.entries.len());
         entries.extend(
             (0..children.entries.len())
@@ -931,6 +964,7 @@ impl<'s, 'c> Pipeline<'s, 'c> {
             }
             walk.end_piece(head, &p.children);
             walk.cx.absorb(p.cx);
+            note_full(&walk.cx, &self.full);
             if let Some(children) = keep {
                 walk.retained.push(children);
             }

@@ -140,6 +140,23 @@ impl<'a> Context<'a> {
         &mut self.counts[i]
     }
 
+    /// Tells this context (of a later stretch of a file's entries, see [`Context::absorb`]) that
+    /// the stretches before it kept [`MAX_REPORTS_PER_RULE`] findings of `rule` already: its
+    /// findings of `rule` are then past the cap, counted and not built (unless wanted for their
+    /// fix). Call before anything is reported.
+    pub fn mark_full(&mut self, rule: &'static RuleMeta) {
+        let count = self.count(rule);
+        count.kept = count.kept.max(MAX_REPORTS_PER_RULE);
+    }
+
+    /// The rules of which this context kept [`MAX_REPORTS_PER_RULE`] findings.
+    pub fn full_rules(&self) -> impl Iterator<Item = &'static RuleMeta> + '_ {
+        self.counts
+            .iter()
+            .filter(|c| c.kept >= MAX_REPORTS_PER_RULE)
+            .map(|c| c.rule)
+    }
+
     /// Reports a finding of `rule` whose primary span starts at `at`, built by `build` only if it
     /// is kept: a suppressed finding is dropped (its suppression counts as used), one past the
     /// cap ([`MAX_REPORTS_PER_RULE`]) costs a counter. Rules that may find something in every

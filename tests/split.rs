@@ -81,6 +81,12 @@ fn dump(report: &FileReport) -> String {
             d.help
         ));
     }
+    for o in &report.omitted {
+        out.push_str(&format!(
+            "omitted {} {:?} {}\n",
+            o.rule.name, o.severity, o.count
+        ));
+    }
     out.push_str(&format!("{:?}\n", report.site));
     out
 }
@@ -252,6 +258,54 @@ fn same_in_every_mode(name: &str, xml: &str) -> FileReport {
         }
     }
     whole
+}
+
+#[test]
+fn findings_past_the_cap_in_every_entry_are_counted_alike_in_every_mode() {
+    // Issue 23: every entry lacks its hreflang self-link, has a deprecated image tag and a
+    // lastmod after `now`. Stretches of entries checked after a rule's cap is full build none of
+    // its findings, but count them: the kept findings and the counts must be those of the whole
+    // file. With suppression comments (two entries' `lastmod-future`) the file is not split but
+    // checked in batches of entries, the same way.
+    let entries = 2_600;
+    for suppressed in [vec![], vec![3, 1_800]] {
+        let mut xml = String::from(
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\"\n        xmlns:image=\"http://www.google.com/schemas/sitemap-image/1.1\"\n        xmlns:xhtml=\"http://www.w3.org/1999/xhtml\">\n",
+        );
+        for i in 0..entries {
+            if suppressed.contains(&i) {
+                xml.push_str("  <!-- sitemap-lint: allow(lastmod-future) -->\n");
+            }
+            xml.push_str(&format!(
+                "  <url>\n    <loc>https://www.example.com/en/{i}</loc>\n    <lastmod>2031-01-01</lastmod>\n    <xhtml:link rel=\"alternate\" hreflang=\"de\" href=\"https://www.example.com/de/{i}\"/>\n    <image:image><image:loc>https://cdn.example.com/{i}.jpg</image:loc><image:caption>c</image:caption></image:image>\n  </url>\n"
+            ));
+        }
+        xml.push_str("</urlset>\n");
+        let whole = same_in_every_mode("every-entry.xml", &xml);
+        for (rule, found) in [
+            ("hreflang-self-missing", entries),
+            ("extension-deprecated", entries),
+            ("lastmod-future", entries - suppressed.len()),
+        ] {
+            let kept = whole
+                .diagnostics
+                .iter()
+                .filter(|d| d.rule.name == rule)
+                .count();
+            let omitted: usize = whole
+                .omitted
+                .iter()
+                .filter(|o| o.rule.name == rule)
+                .map(|o| o.count)
+                .sum();
+            assert_eq!(kept, 1_000, "{rule}");
+            assert_eq!(
+                kept + omitted,
+                found,
+                "{rule}: {kept} kept, {omitted} omitted"
+            );
+        }
+    }
 }
 
 #[test]
