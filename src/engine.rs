@@ -838,7 +838,7 @@ fn check_split(
         l.start = u32::try_from(r.start).unwrap_or(l.start);
         l.end = u32::try_from(r.end).unwrap_or(l.end);
     }
-    for (_, span) in &mut site.children {
+    for (_, span) in site.children.iter_mut().chain(site.pages.iter_mut()) {
         map(span);
     }
     site.alternates.map_spans(|r| layout.range_to_source(&r));

@@ -238,6 +238,8 @@ fn same_in_every_mode(name: &str, xml: &str) -> FileReport {
         threads: 1,
         // Parsed whole, whatever its size.
         split_min: usize::MAX,
+        // The pages `--check-urls` would request, with their spans, are compared too.
+        collect_pages: true,
         ..Settings::default()
     };
     let whole = check_reader(name, xml.as_bytes(), &base).unwrap();
