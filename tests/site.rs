@@ -418,4 +418,31 @@ fn hreflang_links_between_the_files_of_a_set_are_followed() {
     assert_eq!(found["elsewhere"][0]["line"], 5);
     assert_eq!(found["elsewhere"][0]["column"], 53);
     assert!(v["files"][0]["diagnostics"][0].get("elsewhere").is_none());
+    // SARIF: the place in the other file is a related location of the result.
+    let o = run_in(
+        &d,
+        &["--format", "sarif", "sitemap-de.xml", "sitemap-en.xml"],
+    );
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let results = v["runs"][0]["results"].as_array().unwrap();
+    let found = results
+        .iter()
+        .find(|r| {
+            r["ruleId"] == "hreflang-return-link"
+                && r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+                    == "sitemap-en.xml"
+        })
+        .unwrap();
+    let related = found["relatedLocations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["physicalLocation"]["artifactLocation"]["uri"] == "sitemap-de.xml")
+        .unwrap();
+    assert_eq!(related["physicalLocation"]["region"]["startLine"], 5);
+    assert_eq!(related["physicalLocation"]["region"]["startColumn"], 53);
+    assert!(related["message"]["text"]
+        .as_str()
+        .unwrap()
+        .contains("alternate of"));
 }

@@ -282,6 +282,14 @@ pub fn percent_encode_path(path: &str) -> String {
 }
 
 /// The artifact URI of a repository path: relative and percent-encoded, or `file://` if absolute.
+/// The artifact a file of the run is, relative to `%SRCROOT%` unless absolute.
+fn artifact_location(repo_path: &str) -> ArtifactLocation {
+    ArtifactLocation {
+        uri: artifact_uri(repo_path),
+        uri_base_id: (!repo_path.starts_with('/')).then_some(SRCROOT),
+    }
+}
+
 pub fn artifact_uri(repo_path: &str) -> String {
     if repo_path.starts_with('/') {
         format!("file://{}", percent_encode_path(repo_path))
@@ -385,10 +393,7 @@ impl Sarif {
 
     fn location(file: &Checked<'_>, span: &Range<usize>) -> PhysicalLocation {
         PhysicalLocation {
-            artifact_location: ArtifactLocation {
-                uri: artifact_uri(file.repo_path),
-                uri_base_id: (!file.repo_path.starts_with('/')).then_some(SRCROOT),
-            },
+            artifact_location: artifact_location(file.repo_path),
             region: file.host_region(span).into(),
         }
     }
@@ -462,6 +467,22 @@ impl Renderer for Sarif {
                             }),
                         }
                     })
+                    .chain(d.elsewhere.iter().enumerate().map(|(i, e)| Location {
+                        // A place in another file of the set (a finding across files).
+                        id: Some(d.secondary.len() + i + 1),
+                        physical_location: PhysicalLocation {
+                            artifact_location: artifact_location(&e.file),
+                            region: SarifRegion {
+                                start_line: e.line,
+                                start_column: e.column,
+                                end_line: e.line,
+                                end_column: e.column,
+                            },
+                        },
+                        message: Some(Text {
+                            text: e.message.clone(),
+                        }),
+                    }))
                     .collect(),
                 partial_fingerprints: Fingerprint {
                     v2: prints.next(file.repo_path, file.source(), d),
