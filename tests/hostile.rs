@@ -872,14 +872,16 @@ fn readers_are_read_at_most_one_byte_past_the_cap() {
 // ---------------------------------------------------------------------------------------------
 // complexity attacks: small inputs whose checking cost grew with the square of a count
 
-/// Whether timings are meaningful: the bounds below are for release builds (the debug binary is
-/// ten times slower), run with `cargo test --release --test hostile`.
-fn release_only(what: &str) -> bool {
+/// A time bound of the tests below, set for release builds: doubled in a debug build (`cargo
+/// test`, which CI runs). Debug builds optimise the crate (opt-level 1, `Cargo.toml`), and took
+/// at most 0.93 s where release builds are given 2 s, so the bounds still fail an attack that
+/// costs the square of its count (10 to 20 s in release builds before the fixes).
+fn bound(release: Duration) -> Duration {
     if cfg!(debug_assertions) {
-        eprintln!("{what}: skipped in a debug build (run `cargo test --release --test hostile`)");
-        return false;
+        release * 2
+    } else {
+        release
     }
-    true
 }
 
 /// Checks `path` (with `extra` arguments before it), expecting `code` among its findings, within
@@ -895,7 +897,7 @@ fn fast(extra: &[&str], path: &Path, code: &str, limit: Duration, what: &str) ->
         "{what}: {:?}",
         codes(&files[0])
     );
-    assert!(m.elapsed < limit, "{what}: {:?}", m.elapsed);
+    assert!(m.elapsed < bound(limit), "{what}: {:?}", m.elapsed);
     m
 }
 
@@ -906,9 +908,6 @@ const XHTML: &str = "http://www.w3.org/1999/xhtml";
 #[test]
 fn repeated_hreflang_codes_are_compared_in_linear_time() {
     let _guard = heavy();
-    if !release_only("repeated hreflang codes") {
-        return;
-    }
     let dir = TempDir::new("hreflang-repeats");
     let n = 100_000;
     let link = |code: &str| {
@@ -935,9 +934,6 @@ fn repeated_hreflang_codes_are_compared_in_linear_time() {
 #[test]
 fn a_suppression_of_a_million_names_is_cut_at_the_limit() {
     let _guard = heavy();
-    if !release_only("a million names in a suppression") {
-        return;
-    }
     let dir = TempDir::new("suppression-names");
     let text = format!(
         "<!-- sitemap-lint: allow({}) -->\n<urlset xmlns=\"{NS}\"><url><loc>https://e.com/</loc></url></urlset>",
@@ -966,9 +962,6 @@ fn a_suppression_of_a_million_names_is_cut_at_the_limit() {
 #[test]
 fn an_element_with_too_many_attributes_is_refused_before_parsing() {
     let _guard = heavy();
-    if !release_only("120,000 attributes") {
-        return;
-    }
     let dir = TempDir::new("attributes");
     let attributes: String = (0..120_000).map(|i| format!(" a{i}=\"\"")).collect();
     let text = format!(
@@ -986,9 +979,6 @@ fn an_element_with_too_many_attributes_is_refused_before_parsing() {
 #[test]
 fn too_many_namespace_declarations_are_refused_before_parsing() {
     let _guard = heavy();
-    if !release_only("1,000 namespaces in scope") {
-        return;
-    }
     let dir = TempDir::new("namespaces");
     let declarations: String = (0..1_000)
         .map(|i| format!(" xmlns:n{i}=\"u{i}\""))
@@ -1040,9 +1030,6 @@ fn same_report_in_every_jobs_mode(path: &Path, message: &str) {
 #[test]
 fn an_index_of_many_children_links_them_in_linear_time() {
     let _guard = heavy();
-    if !release_only("an index of 20,000 children") {
-        return;
-    }
     let dir = TempDir::new("index-children");
     let n = 20_000;
     let children: String = (0..n)
@@ -1082,7 +1069,7 @@ fn an_index_of_many_children_links_them_in_linear_time() {
     let linked = time(true);
     eprintln!("{n} files: {alone:?}; with an index listing each: {linked:?}");
     assert!(
-        linked < alone + Duration::from_secs(2),
+        linked < alone + bound(Duration::from_secs(2)),
         "the index cost {:?}",
         linked.saturating_sub(alone)
     );
@@ -1132,9 +1119,6 @@ fn index_child_findings_are_capped() {
 #[test]
 fn a_configuration_of_100_000_excludes_is_refused_quickly() {
     let _guard = heavy();
-    if !release_only("100,000 exclude globs") {
-        return;
-    }
     let dir = TempDir::new("excludes");
     let globs: String = (0..100_000).map(|i| format!("\"d{i}\",\n")).collect();
     let config = dir.write(
@@ -1158,7 +1142,7 @@ fn a_configuration_of_100_000_excludes_is_refused_quickly() {
         err.contains(":1002:1: more than 1000 globs in `exclude`"),
         "{err}"
     );
-    assert!(elapsed < Duration::from_secs(2), "{elapsed:?}");
+    assert!(elapsed < bound(Duration::from_secs(2)), "{elapsed:?}");
 }
 
 /// Input quoted in messages is cut at 200 characters: a 10 MB element name, attribute name or
