@@ -380,8 +380,8 @@ fn check_document(
         // Each thread works with its own copy of the head (see [`Sitemap`]).
         let entries = children.entries.as_slice();
         // The rules whose cap the batches consumed so far filled: later batches count their
-        // findings and build none (see `Pipeline::full`).
-        let full: Mutex<Vec<&'static RuleMeta>> = Mutex::new(Vec::new());
+        // findings and build none (see [`FullRules`]).
+        let full = FullRules::default();
         exec::in_order(
             n.div_ceil(batch),
             settings.threads,
@@ -389,9 +389,7 @@ fn check_document(
             |head, b| {
                 let mut bcx = Context::new(settings);
                 bcx.set_suppressions(suppressions.clone());
-                for rule in full.lock().unwrap_or_else(PoisonError::into_inner).iter() {
-                    bcx.mark_full(rule);
-                }
+                full.mark(&mut bcx);
                 let range = b * batch..((b + 1) * batch).min(n);
                 let done: Vec<_> = range
                     .filter_map(|i| check_entry(head, entries, i, &hooks, &mut bcx))
@@ -403,7 +401,7 @@ fn check_document(
                     walk.entry(&head, &children, entry);
                 }
                 walk.cx.absorb(bcx);
-                note_full(&walk.cx, &full);
+                full.note(&walk.cx);
             },
         );
     }
@@ -412,13 +410,28 @@ fn check_document(
     walk.finish(head, site)
 }
 
-/// Adds to `full` the rules whose cap `cx` (a file's context, the stretches of entries before
-/// those not yet checked absorbed) filled.
-fn note_full(cx: &Context<'_>, full: &Mutex<Vec<&'static RuleMeta>>) {
-    let mut full = full.lock().unwrap_or_else(PoisonError::into_inner);
-    for rule in cx.full_rules() {
-        if !full.iter().any(|r| r.name == rule.name) {
-            full.push(rule);
+/// The rules whose cap a file's context filled from the stretches of entries it absorbed so far
+/// (pieces or batches, in document order): a stretch checked after that counts their findings
+/// and builds none (issue 23: otherwise each stretch's own context builds up to the cap, and all
+/// but the first stretches' findings are dropped).
+#[derive(Default)]
+struct FullRules(Mutex<Vec<&'static RuleMeta>>);
+
+impl FullRules {
+    /// Marks the rules known full in `cx`, the context of a stretch not yet absorbed.
+    fn mark(&self, cx: &mut Context<'_>) {
+        for rule in self.0.lock().unwrap_or_else(PoisonError::into_inner).iter() {
+            cx.mark_full(rule);
+        }
+    }
+
+    /// Adds the rules whose cap `cx` (the file's context, after an `absorb`) filled.
+    fn note(&self, cx: &Context<'_>) {
+        let mut full = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        for rule in cx.full_rules() {
+            if !full.iter().any(|r| r.name == rule.name) {
+                full.push(rule);
+            }
         }
     }
 }
@@ -727,7 +740,7 @@ fn check_split(
         settings,
         // A file with suppression comments is not split (see `run`): none to look for.
         searching: AtomicBool::new(false),
-        full: Mutex::new(Vec::new()),
+        full: FullRules::default(),
     };
     // Piece `k` parsed: `Some(Some(doc))` to drop after its turn, `Some(None)` when it is kept
     // in its slot to the end (its root holds other elements than entries), `None` when it does
@@ -860,11 +873,8 @@ struct Pipeline<'s, 'c> {
     settings: &'c Settings,
     /// Whether suppression comments are still looked for (a hint: [`Walk`] decides).
     searching: AtomicBool,
-    /// The rules whose cap the pieces handed over so far filled ([`Context::full_rules`]): a
-    /// piece prepared after that counts their findings and builds none (issue 23: in a file
-    /// where every entry has the same finding, each piece's own context would otherwise build
-    /// up to the cap, and then all but the first pieces' findings are dropped).
-    full: Mutex<Vec<&'static RuleMeta>>,
+    /// The rules whose cap the pieces handed over so far filled.
+    full: FullRules,
 }
 
 /// A piece checked and waiting for its turn (see [`Pipeline::prepare`]).
@@ -897,14 +907,7 @@ impl<'s, 'c> Pipeline<'s, 'c> {
         let children = RootChildren::build(doc, self.text, base, head);
         let mut cx = Context::new(self.settings);
         // Filled by pieces before this one (handed over in order, and this one is not yet).
-        for rule in self
-            .full
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .iter()
-        {
-            cx.mark_full(rule);
-        }
+        self.full.mark(&mut cx);
         let mut entries = Vec::with_capacity(children.entries.len());
         entries.extend(
             (0..children.entries.len())
@@ -964,7 +967,7 @@ impl<'s, 'c> Pipeline<'s, 'c> {
             }
             walk.end_piece(head, &p.children);
             walk.cx.absorb(p.cx);
-            note_full(&walk.cx, &self.full);
+            self.full.note(&walk.cx);
             if let Some(children) = keep {
                 walk.retained.push(children);
             }

@@ -281,7 +281,6 @@ pub fn percent_encode_path(path: &str) -> String {
     out
 }
 
-/// The artifact URI of a repository path: relative and percent-encoded, or `file://` if absolute.
 /// The artifact a file of the run is, relative to `%SRCROOT%` unless absolute.
 fn artifact_location(repo_path: &str) -> ArtifactLocation {
     ArtifactLocation {
@@ -290,6 +289,7 @@ fn artifact_location(repo_path: &str) -> ArtifactLocation {
     }
 }
 
+/// The artifact URI of a repository path: relative and percent-encoded, or `file://` if absolute.
 pub fn artifact_uri(repo_path: &str) -> String {
     if repo_path.starts_with('/') {
         format!("file://{}", percent_encode_path(repo_path))

@@ -73,9 +73,13 @@ impl FirstListings {
     /// The first file that listed `print`; when none did, `file` becomes its first (and is
     /// returned).
     pub fn first_or_insert(&mut self, print: u64, file: u32) -> u32 {
+        // Where the print would go in the last table (the one inserted into), found by the
+        // same search that looks for it there.
+        let mut place = None;
         for t in &self.tables {
-            if let Found::Listed(first) = t.find(print) {
-                return first;
+            match t.find(print) {
+                Found::Listed(first) => return first,
+                Found::Absent(at) => place = at,
             }
         }
         if let Some(&first) = self.wide.get(&print) {
@@ -86,7 +90,7 @@ impl FirstListings {
             return file;
         }
         let inserted = match self.tables.last_mut() {
-            Some(t) => t.insert(print, file),
+            Some(t) => t.insert_at(place, print, file),
             None => false,
         };
         if !inserted {
@@ -176,10 +180,16 @@ impl Table {
 
     /// Inserts a print not in the table; false when the table is full for it.
     fn insert(&mut self, print: u64, file: u32) -> bool {
-        if self.len >= self.max {
-            return false;
+        match self.find(print) {
+            Found::Absent(place) => self.insert_at(place, print, file),
+            Found::Listed(_) => false,
         }
-        let Found::Absent(Some((at, dist))) = self.find(print) else {
+    }
+
+    /// Inserts a print not in the table at `place`, where [`Table::find`] said it would go;
+    /// false when the table is full for it.
+    fn insert_at(&mut self, place: Option<(usize, u64)>, print: u64, file: u32) -> bool {
+        let Some((at, dist)) = place.filter(|_| self.len < self.max) else {
             return false;
         };
         // The entries from `at` to the next empty slot each move one slot on: none may end
