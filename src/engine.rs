@@ -252,13 +252,6 @@ fn run(
         }
     }
 
-    // Elements whose parsing costs the square of their attributes or namespaces are refused
-    // before either way of parsing (see `xml_limits`).
-    if let Some(e) = crate::pipeline::xml_limits::scan(text, prolog.skip) {
-        out.push(r::input::xml_syntax::beyond_limit(e.span, e.limit));
-        return (source, out, Walked::default());
-    }
-
     // A large file that parses in pieces is parsed and checked a piece at a time, on several
     // threads when there are (see `split`): on one thread too, the trees of small pieces cost
     // less than one tree of the whole. Its text is laid out as the pieces in place meanwhile,
@@ -266,14 +259,28 @@ fn run(
     // before the rules run, so that what a cap keeps is the same as what is shown (see
     // `rule::Context::report_with`).
     let clean_prolog = prolog.blank.as_ref().is_none_or(|r| r.is_empty());
-    if clean_prolog
+    let splits = clean_prolog
         && decoded.invalid_utf8.is_empty()
         && text.len() >= settings.split_min
         // A character reference that names no XML character is reported by the whole-file
         // parse, which the pieces' parses would let through (see `xml::first_bad_char_ref`).
         && crate::pipeline::xml::first_bad_char_ref(text, prolog.skip).is_none()
-        && memchr::memmem::find(text.as_bytes(), suppress::MARKER.as_bytes()).is_none()
-    {
+        && memchr::memmem::find(text.as_bytes(), suppress::MARKER.as_bytes()).is_none();
+
+    // Elements whose parsing costs the square of their attributes or namespaces are refused
+    // before any parse (see `xml_limits`): here for the whole file, unless it is split and can be
+    // scanned a piece at a time (by the threads that parse the pieces); when a piece goes beyond
+    // a limit, the split check gives up and the whole-file scan below reports it.
+    let mut scanned = false;
+    if !(splits && crate::pipeline::xml_limits::piecewise(text)) {
+        if let Some(e) = crate::pipeline::xml_limits::scan(text, prolog.skip) {
+            out.push(r::input::xml_syntax::beyond_limit(e.span, e.limit));
+            return (source, out, Walked::default());
+        }
+        scanned = true;
+    }
+
+    if splits {
         let (file_name, owned) = source.into_parts();
         match crate::pipeline::split::layout(owned, prolog.skip, settings.split_min) {
             Err(owned) => source = SourceFile::new(file_name, owned),
@@ -288,6 +295,12 @@ fn run(
         }
     }
     let text = source.text();
+    if !scanned {
+        if let Some(e) = crate::pipeline::xml_limits::scan(text, prolog.skip) {
+            out.push(r::input::xml_syntax::beyond_limit(e.span, e.limit));
+            return (source, out, Walked::default());
+        }
+    }
 
     // Most files parse as they stand: then that tree is the one the rules see. Otherwise the XML
     // stage reports every error it can and, when it could patch them over, the patched text is
@@ -702,11 +715,7 @@ fn check_split(
     let pieces = &layout.pieces;
     let n = pieces.len();
     let slots: Vec<OnceLock<Document<'_>>> = pieces.iter().map(|_| OnceLock::new()).collect();
-    let parse = |k: usize| {
-        let piece = pieces.get(k)?;
-        Document::parse_with_options(&text[piece.range.clone()], crate::pipeline::xml::options())
-            .ok()
-    };
+    let parse = |k: usize| layout.parse_piece(k, crate::pipeline::xml::options());
     let _ = slots.first()?.set(parse(0)?);
     let mut head = Sitemap::head(slots[0].get()?, text, pieces[0].range.start);
     // Help texts complete relative URLs with the origin of the first clean `<loc>`, which

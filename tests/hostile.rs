@@ -972,6 +972,18 @@ fn an_element_with_too_many_attributes_is_refused_before_parsing() {
     let what = "120,000 attributes on one <url>";
     fast(&[], &f, "xml-syntax", Duration::from_secs(2), what);
     same_report_in_every_jobs_mode(&f, "more than 256 attributes");
+    // The same element after 3 MB of entries, where a file checked in pieces is scanned a piece
+    // at a time (see `xml_limits::piecewise`): refused before its piece is parsed, and reported
+    // as the whole-file scan reports it.
+    let text = format!(
+        "<urlset xmlns=\"{NS}\">{}<url{attributes}><loc>https://e.com/</loc></url>{}</urlset>",
+        "<url><loc>https://e.com/a</loc></url>".repeat(80_000),
+        "<url><loc>https://e.com/b</loc></url>".repeat(30_000)
+    );
+    let f = dir.write("attributes-late.xml", text.as_bytes());
+    let what = "120,000 attributes on a <url> 3 MB into the file";
+    fast(&[], &f, "xml-syntax", Duration::from_secs(2), what);
+    same_report_in_every_jobs_mode(&f, "more than 256 attributes");
 }
 
 /// 1,000 namespace declarations on the root and one on each of 13,000 `<url>`s (0.67 MB): each
@@ -1001,7 +1013,7 @@ fn too_many_namespace_declarations_are_refused_before_parsing() {
     same_report_in_every_jobs_mode(&f, "namespace declarations in one file");
 }
 
-/// The limits are checked on the whole file before it is parsed whole or in pieces: the same
+/// The limits are checked before any parse, on the whole file or a piece at a time: the same
 /// report with one thread, with several, and with pieces of every size.
 fn same_report_in_every_jobs_mode(path: &Path, message: &str) {
     let mut reports = Vec::new();

@@ -81,6 +81,24 @@ impl Layout {
         p.source_start + inside
     }
 
+    /// Piece `k` parsed with `options`, once it is found within the limits of
+    /// [`crate::pipeline::xml_limits`] (checked on the piece right before its parse, by the thread
+    /// that parses it). `None` when the piece goes beyond a limit or does not parse: the file is
+    /// then checked whole, which reports either. Only for a file of which
+    /// [`crate::pipeline::xml_limits::piecewise`] holds (the limits across the file cannot be
+    /// met), or that the whole-file scan passed.
+    pub fn parse_piece<'b>(
+        &'b self,
+        k: usize,
+        options: roxmltree::ParsingOptions<'b>,
+    ) -> Option<Document<'b>> {
+        let text = self.buf.get(self.pieces.get(k)?.range.clone())?;
+        if crate::pipeline::xml_limits::scan(text, 0).is_some() {
+            return None;
+        }
+        Document::parse_with_options(text, options).ok()
+    }
+
     /// [`Layout::to_source`] for a range (never inverted).
     pub fn range_to_source(&self, r: &Range<usize>) -> Range<usize> {
         let start = self.to_source(r.start);
@@ -302,14 +320,12 @@ pub fn parse_into<'b>(
     let todo: Vec<usize> = (0..n).filter(|&i| slots[i].get().is_none()).collect();
     // A piece that does not parse stops the others: the file is parsed whole anyway. One that
     // panics counts as one that does not parse.
-    crate::exec::all(todo, threads, |i| {
-        match Document::parse_with_options(&layout.buf[layout.pieces[i].range.clone()], options()) {
-            Ok(doc) => {
-                let _ = slots[i].set(doc);
-                true
-            }
-            Err(_) => false,
+    crate::exec::all(todo, threads, |i| match layout.parse_piece(i, options()) {
+        Some(doc) => {
+            let _ = slots[i].set(doc);
+            true
         }
+        None => false,
     }) && slots[..n].iter().all(|s| s.get().is_some())
 }
 

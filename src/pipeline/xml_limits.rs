@@ -5,8 +5,11 @@
 //! the ones copied so far. 240,000 attributes on one element, or 1,000 declarations on the root
 //! and one on each `<url>`, take minutes in a file of a few megabytes. [`scan`] reads the text
 //! once, in linear time, and reports the first element beyond a limit as `xml-syntax`; the file
-//! is then not parsed. It runs on the whole file before the engine chooses between parsing it
-//! whole or in pieces, so every `--jobs` mode gives the same report.
+//! is then not parsed. It runs on the whole file before it is parsed whole. A file checked in
+//! pieces with few namespace declarations ([`piecewise`]) is scanned a piece at a time instead,
+//! right before each piece is parsed, on the threads that parse them; a piece beyond a limit
+//! sends the file to the whole-file path, whose scan reports the first element beyond a limit.
+//! So every `--jobs` mode gives the same report.
 //!
 //! The limits are far above what sitemaps use (the shared corpus: at most 10 attributes on an
 //! element, 9 namespace declarations in a file) and keep the parser's work linear in the size of
@@ -53,6 +56,17 @@ pub enum Limit {
     NamespaceBindings,
     /// [`MAX_NAMESPACE_DECLARATIONS`] in one file.
     NamespaceDeclarations,
+}
+
+/// Whether the limits can be checked a piece at a time (see `split`): the file holds at most
+/// [`MAX_NAMESPACES_IN_SCOPE`] namespace declarations (counted as the places `xmlns` is written,
+/// which every declaration's name holds), so that no limit on declarations can be met, in the
+/// file or in any piece of it (whose copy of the root's start tag holds the root's own), and only
+/// [`MAX_ATTRIBUTES`], which each element meets or not by itself, remains.
+pub fn piecewise(text: &str) -> bool {
+    memmem::find_iter(text.as_bytes(), b"xmlns")
+        .nth(MAX_NAMESPACES_IN_SCOPE)
+        .is_none()
 }
 
 fn is_space(b: u8) -> bool {
