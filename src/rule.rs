@@ -68,6 +68,12 @@ pub struct Context<'a> {
     entry_memo: Option<(Range<usize>, Box<dyn Any + Send>)>,
 }
 
+/// Whether `a` and `b` are the same rule: each rule has one static [`RuleMeta`], so the address
+/// decides at once; the names otherwise (a copy of the metadata, in tests).
+fn same_rule(a: &'static RuleMeta, b: &'static RuleMeta) -> bool {
+    std::ptr::eq(a, b) || a.name == b.name
+}
+
 /// Clean URLs a [`Context`] remembers: the alternates of an hreflang cluster are listed again in
 /// each of its pages, which follow each other.
 const CLEAN_URLS: usize = 16;
@@ -125,7 +131,7 @@ impl<'a> Context<'a> {
     }
 
     fn count(&mut self, rule: &'static RuleMeta) -> &mut RuleCount {
-        let i = match self.counts.iter().position(|c| c.rule.name == rule.name) {
+        let i = match self.counts.iter().position(|c| same_rule(c.rule, rule)) {
             Some(i) => i,
             None => {
                 self.counts.push(RuleCount {
@@ -215,7 +221,7 @@ impl<'a> Context<'a> {
             && self
                 .counts
                 .iter()
-                .find(|c| c.rule.name == rule.name)
+                .find(|c| same_rule(c.rule, rule))
                 .is_none_or(|c| c.for_fix < MAX_FIXES_PER_RULE)
     }
 

@@ -23,6 +23,57 @@ impl UrlParts {
     /// Splits `url` at the first `://`, the authority, and the path. `None` without `://` or a
     /// host. Meant for values without URL errors; on others it still never panics.
     pub fn parse(url: &str) -> Option<UrlParts> {
+        let Authority {
+            scheme,
+            host,
+            port,
+            end: auth_end,
+        } = Authority::parse(url)?;
+        let b = url.as_bytes();
+        let path_end =
+            memchr::memchr2(b'?', b'#', &b[auth_end..]).map_or(b.len(), |p| auth_end + p);
+        Some(UrlParts {
+            scheme,
+            host,
+            port,
+            path: auth_end..path_end,
+        })
+    }
+
+    /// The port in effect: the written one, else 80 for `http` and 443 for `https`.
+    pub fn effective_port(&self, url: &str) -> Option<u16> {
+        match self.port.as_ref().map(|p| &url[p.clone()]) {
+            Some(p) if !p.is_empty() => p.parse().ok(),
+            _ => default_port(&url[self.scheme.clone()]),
+        }
+    }
+
+    /// Whether `self` (of `a`) and `other` (of `b`) have the same scheme, host and port
+    /// (compared without case, a default port written or not).
+    pub fn same_origin(&self, a: &str, other: &UrlParts, b: &str) -> bool {
+        a[self.scheme.clone()].eq_ignore_ascii_case(&b[other.scheme.clone()])
+            && a[self.host.clone()].eq_ignore_ascii_case(&b[other.host.clone()])
+            && self.effective_port(a) == other.effective_port(b)
+    }
+}
+
+/// The scheme and authority of an absolute URL, as [`UrlParts`] has them, for what needs no
+/// more: the host's checks do not read the path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Authority {
+    pub scheme: Range<usize>,
+    /// The host (an IPv6 literal keeps its brackets).
+    pub host: Range<usize>,
+    /// The digits after `:` (possibly empty), when a `:` follows the host.
+    pub port: Option<Range<usize>>,
+    /// Where the authority ends (the path, query or fragment starts, or the text ends).
+    pub end: usize,
+}
+
+impl Authority {
+    /// The scheme and authority of `url`, split as [`UrlParts::parse`] does; `None` in the same
+    /// cases.
+    pub fn parse(url: &str) -> Option<Authority> {
         let b = url.as_bytes();
         let colon = scheme_end(b)?;
         let scheme = 0..colon;
@@ -59,30 +110,12 @@ impl UrlParts {
         if host.is_empty() {
             return None;
         }
-        let path_end =
-            memchr::memchr2(b'?', b'#', &b[auth_end..]).map_or(b.len(), |p| auth_end + p);
-        Some(UrlParts {
+        Some(Authority {
             scheme,
             host,
             port,
-            path: auth_end..path_end,
+            end: auth_end,
         })
-    }
-
-    /// The port in effect: the written one, else 80 for `http` and 443 for `https`.
-    pub fn effective_port(&self, url: &str) -> Option<u16> {
-        match self.port.as_ref().map(|p| &url[p.clone()]) {
-            Some(p) if !p.is_empty() => p.parse().ok(),
-            _ => default_port(&url[self.scheme.clone()]),
-        }
-    }
-
-    /// Whether `self` (of `a`) and `other` (of `b`) have the same scheme, host and port
-    /// (compared without case, a default port written or not).
-    pub fn same_origin(&self, a: &str, other: &UrlParts, b: &str) -> bool {
-        a[self.scheme.clone()].eq_ignore_ascii_case(&b[other.scheme.clone()])
-            && a[self.host.clone()].eq_ignore_ascii_case(&b[other.host.clone()])
-            && self.effective_port(a) == other.effective_port(b)
     }
 }
 

@@ -921,6 +921,10 @@ impl<'a> Entry<'a> {
         spare.extend(self.children.drain(..).filter_map(|c| c.value));
         self.stray_text.clear();
         self.links = OnceCell::new();
+        // Room for every child element at once: grown one by one, the list of an entry with
+        // alternates and images is copied three times.
+        let elements = node.children().filter(|n| n.is_element()).count();
+        self.children.reserve(elements);
         for node in node.children() {
             match node.node_type() {
                 NodeType::Element => {

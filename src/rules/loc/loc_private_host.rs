@@ -4,7 +4,7 @@ use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
 use crate::pipeline::model::links;
 use crate::pipeline::model::{is_xml_space, Entry, Field, Sitemap};
-use crate::pipeline::url_key::UrlParts;
+use crate::pipeline::url_key::Authority;
 use crate::rule::{Context, Rule};
 use crate::values::host::{private_host, same_host};
 
@@ -95,7 +95,7 @@ impl Rule for Check {
             let Some(href) = link.href() else { continue };
             let value = href.value.trim_matches(is_xml_space);
             let lead = href.value.len() - href.value.trim_start_matches(is_xml_space).len();
-            let Some(parts) = UrlParts::parse(value) else {
+            let Some(parts) = Authority::parse(value) else {
                 continue;
             };
             // A port that is not a number means the authority was misread (an IPv6 address

@@ -296,21 +296,37 @@ fn report_misplaced(sitemap: &Sitemap<'_>, groups: &[Group<'_>], cx: &mut Contex
 /// are remembered per namespace, so a file of a million `<image:image>` costs a comparison each.
 #[derive(Default)]
 struct NearSitemap<'a> {
+    /// Whether the root is in the sitemap namespace (the only case this looks further), once
+    /// known: the same for every entry of the file.
+    root_in_sitemap_ns: Option<bool>,
     seen: Vec<(Cow<'a, str>, bool)>,
 }
 
 impl<'a> NearSitemap<'a> {
     fn test(&mut self, sitemap: &Sitemap<'a>, child: &Child<'_>) -> bool {
-        if child.kind != ChildKind::Foreign || sitemap.namespace != Some(SITEMAP_NS) {
+        if child.kind != ChildKind::Foreign {
+            return false;
+        }
+        let root_ok = *self
+            .root_in_sitemap_ns
+            .get_or_insert_with(|| sitemap.namespace == Some(SITEMAP_NS));
+        if !root_ok {
             return false;
         }
         let Some(ns) = child.element.namespace() else {
             return false;
         };
-        // A document keeps one copy of each namespace URI: compare addresses first.
-        if let Some((_, near)) = self.seen.iter().find(|(n, _)| {
-            (std::ptr::eq(n.as_ptr(), ns.as_ptr()) && n.len() == ns.len()) || n == ns
+        // A document keeps one copy of each namespace URI: compare addresses first. A file
+        // checked in pieces has a copy per piece: on a match by text, the entry takes the new
+        // address when it is in the source (which outlives every piece's tree).
+        if let Some((n, near)) = self.seen.iter_mut().find(|(n, _)| {
+            (std::ptr::eq(n.as_ptr(), ns.as_ptr()) && n.len() == ns.len()) || *n == ns
         }) {
+            if !std::ptr::eq(n.as_ptr(), ns.as_ptr()) {
+                if let here @ Cow::Borrowed(_) = detach(sitemap.source, ns) {
+                    *n = here;
+                }
+            }
             return *near;
         }
         let near = is_sitemap_like(ns);
