@@ -3,8 +3,10 @@
 //! toolchain on PATH, as a user without cargo would (`pip install sitemap-lint`).
 //!
 //! maturin builds with the profile of this test run (`--profile dev` under `cargo test`) into the
-//! same target folder, so it packs the binary cargo already built for the tests instead of
-//! compiling again. maturin comes from `target/maturin-venv` (where `.ci/run` installs it), then
+//! same target folder, and without stripping (`--strip false`: the `strip = true` of
+//! pyproject.toml, for the wheels published, would have cargo build the crate again, 90 s in
+//! CI, and overwrite the binary the other tests run), so it packs the binary cargo already built
+//! for the tests instead of compiling again. maturin comes from `target/maturin-venv` (where `.ci/run` installs it), then
 //! PATH, and else is installed there with pip. When that fails the test is skipped with a
 //! notice, unless `CI=true`.
 
@@ -63,6 +65,7 @@ fn the_wheel_puts_sitemap_lint_on_path_and_runs_without_cargo() {
         Command::new(&maturin)
             .arg("build")
             .args(profile_args())
+            .args(["--strip", "false"])
             .arg("--manifest-path")
             .arg(root().join("Cargo.toml"))
             .arg("--out")
