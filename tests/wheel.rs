@@ -5,9 +5,11 @@
 //! maturin builds with the profile of this test run (`--profile dev` under `cargo test`) into the
 //! same target folder, and without stripping (`--strip false`: the `strip = true` of
 //! pyproject.toml, for the wheels published, always has cargo build the crate again, about 90 s,
-//! and overwrite the binary the other tests run). When the build is up to date maturin packs it
-//! as it is (4 s for the whole test); it is not always: in a clean clone under `.ci/run` the
-//! test still took 87 s, cargo compiling the crate once more. maturin comes from `target/maturin-venv` (where `.ci/run` installs it), then
+//! and overwrite the binary the other tests run). maturin then packs a build that is up to date
+//! as it is (4 s for the whole test). In a clean clone there is none yet: `cargo test` builds the
+//! crate with the features its dev-dependency gives shared crates (proptest's `std` turns on
+//! `num-traits/std` and regex-syntax's Unicode tables, which chrono and globset use), maturin
+//! without them, so the crate is compiled once more (the test took 87 s under `.ci/run`). maturin comes from `target/maturin-venv` (where `.ci/run` installs it), then
 //! PATH, and else is installed there with pip. When that fails the test is skipped with a
 //! notice, unless `CI=true`.
 
