@@ -842,13 +842,18 @@ impl<'a> std::ops::Deref for Model<'a> {
 /// points into the text it parsed), otherwise a copy: what a collector keeps past the document
 /// an entry was parsed from (the pieces of a split file are dropped once checked).
 pub fn detach<'t>(source: &'t str, s: &str) -> Cow<'t, str> {
-    let start = (s.as_ptr() as usize).wrapping_sub(source.as_ptr() as usize);
-    match source.get(start..start.wrapping_add(s.len())) {
-        Some(inside) if start <= source.len() && std::ptr::eq(inside.as_ptr(), s.as_ptr()) => {
-            Cow::Borrowed(inside)
-        }
-        _ => Cow::Owned(s.to_owned()),
+    match inside(source, s) {
+        Some(inside) => Cow::Borrowed(inside),
+        None => Cow::Owned(s.to_owned()),
     }
+}
+
+/// `s` as a slice of `source` when it lies inside it (see [`detach`]), without a copy otherwise.
+pub fn inside<'t>(source: &'t str, s: &str) -> Option<&'t str> {
+    let start = (s.as_ptr() as usize).wrapping_sub(source.as_ptr() as usize);
+    source
+        .get(start..start.wrapping_add(s.len()))
+        .filter(|inside| start <= source.len() && std::ptr::eq(inside.as_ptr(), s.as_ptr()))
 }
 
 fn push_stray_text(out: &mut Vec<Range<usize>>, node: Node<'_, '_>, base: usize) {

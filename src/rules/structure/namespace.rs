@@ -5,7 +5,7 @@ use std::borrow::Cow;
 use crate::declare_rule;
 use crate::diagnostic::{Diagnostic, Edit, Fix};
 use crate::pipeline::model::{
-    detach, Child, ChildKind, Element, Entry, Kind, RawAttribute, Sitemap, Tag,
+    detach, inside, Child, ChildKind, Element, Entry, Kind, RawAttribute, Sitemap, Tag,
 };
 use crate::rule::{Collector, Context, Rule};
 use crate::values::namespace::{diagnose, is_sitemap_like, NOT_SITEMAP, SITEMAP_NS};
@@ -323,8 +323,8 @@ impl<'a> NearSitemap<'a> {
             (std::ptr::eq(n.as_ptr(), ns.as_ptr()) && n.len() == ns.len()) || *n == ns
         }) {
             if !std::ptr::eq(n.as_ptr(), ns.as_ptr()) {
-                if let here @ Cow::Borrowed(_) = detach(sitemap.source, ns) {
-                    *n = here;
+                if let Some(here) = inside(sitemap.source, ns) {
+                    *n = Cow::Borrowed(here);
                 }
             }
             return *near;
