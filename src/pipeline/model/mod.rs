@@ -926,13 +926,16 @@ impl<'a> Entry<'a> {
         spare.extend(self.children.drain(..).filter_map(|c| c.value));
         self.stray_text.clear();
         self.links = OnceCell::new();
-        // Room for every child element at once: grown one by one, the list of an entry with
-        // alternates and images is copied three times.
-        let elements = node.children().filter(|n| n.is_element()).count();
-        self.children.reserve(elements);
         for node in node.children() {
             match node.node_type() {
                 NodeType::Element => {
+                    // Room for the rest at once when the list is full past its first size (an
+                    // entry with alternates and images): grown one by one, it would be copied
+                    // again at 8 and 16. Entries of four children or fewer never count.
+                    if self.children.len() >= 4 && self.children.len() == self.children.capacity() {
+                        let rest = node.next_siblings().filter(|n| n.is_element()).count();
+                        self.children.reserve_exact(rest);
+                    }
                     let element = Element::new(node, base, source);
                     let (kind, namespace_ok) = classify(&element, root_ns, entry_ns);
                     let value = match kind {
