@@ -284,7 +284,8 @@ fn run(
         let (file_name, owned) = source.into_parts();
         match crate::pipeline::split::layout(owned, prolog.skip, settings.split_min) {
             Err(owned) => source = SourceFile::new(file_name, owned),
-            Ok(layout) => {
+            Ok(mut layout) => {
+                layout.scanned = scanned;
                 let checked = check_split(&layout, settings, site);
                 source = SourceFile::laid_out(file_name, layout);
                 if let Some((diagnostics, found)) = checked {
@@ -442,7 +443,7 @@ impl FullRules {
     fn note(&self, cx: &Context<'_>) {
         let mut full = self.0.lock().unwrap_or_else(PoisonError::into_inner);
         for rule in cx.full_rules() {
-            if !full.iter().any(|r| r.name == rule.name) {
+            if !full.iter().any(|r| crate::rule::same_rule(r, rule)) {
                 full.push(rule);
             }
         }

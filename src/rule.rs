@@ -70,7 +70,7 @@ pub struct Context<'a> {
 
 /// Whether `a` and `b` are the same rule: each rule has one static [`RuleMeta`], so the address
 /// decides at once; the names otherwise (a copy of the metadata, in tests).
-fn same_rule(a: &'static RuleMeta, b: &'static RuleMeta) -> bool {
+pub fn same_rule(a: &'static RuleMeta, b: &'static RuleMeta) -> bool {
     std::ptr::eq(a, b) || a.name == b.name
 }
 

@@ -60,6 +60,9 @@ pub struct Layout {
     pub pieces: Vec<Piece>,
     /// Where the root's start tag starts in the file (each copy has its length).
     root_start: usize,
+    /// Whether the whole file passed [`crate::pipeline::xml_limits::scan`] already: then
+    /// [`Layout::parse_piece`] does not scan each piece again.
+    pub scanned: bool,
 }
 
 impl Layout {
@@ -83,17 +86,17 @@ impl Layout {
 
     /// Piece `k` parsed with `options`, once it is found within the limits of
     /// [`crate::pipeline::xml_limits`] (checked on the piece right before its parse, by the thread
-    /// that parses it). `None` when the piece goes beyond a limit or does not parse: the file is
-    /// then checked whole, which reports either. Only for a file of which
-    /// [`crate::pipeline::xml_limits::piecewise`] holds (the limits across the file cannot be
-    /// met), or that the whole-file scan passed.
+    /// that parses it, unless the whole file was: [`Layout::scanned`]). `None` when the piece goes
+    /// beyond a limit or does not parse: the file is then checked whole, which reports either.
+    /// Only for a file of which [`crate::pipeline::xml_limits::piecewise`] holds (the limits
+    /// across the file cannot be met), or that the whole-file scan passed.
     pub fn parse_piece<'b>(
         &'b self,
         k: usize,
         options: roxmltree::ParsingOptions<'b>,
     ) -> Option<Document<'b>> {
         let text = self.buf.get(self.pieces.get(k)?.range.clone())?;
-        if crate::pipeline::xml_limits::scan(text, 0).is_some() {
+        if !self.scanned && crate::pipeline::xml_limits::scan(text, 0).is_some() {
             return None;
         }
         Document::parse_with_options(text, options).ok()
@@ -167,6 +170,7 @@ pub fn layout(text: String, skip: usize, min: usize) -> Result<Layout, String> {
         buf,
         pieces: pieces.clone(),
         root_start,
+        scanned: false,
     };
     // Only whole UTF-8 sequences moved (the cuts follow an ASCII `>`), so this holds.
     match String::from_utf8(bytes) {
