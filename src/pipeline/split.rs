@@ -86,17 +86,22 @@ impl Layout {
 
     /// Piece `k` parsed with `options`, once it is found within the limits of
     /// [`crate::pipeline::xml_limits`] (checked on the piece right before its parse, by the thread
-    /// that parses it, unless the whole file was: [`Layout::scanned`]). `None` when the piece goes
-    /// beyond a limit or does not parse: the file is then checked whole, which reports either.
-    /// Only for a file of which [`crate::pipeline::xml_limits::piecewise`] holds (the limits
-    /// across the file cannot be met), or that the whole-file scan passed.
+    /// that parses it, unless the whole file was, [`Layout::scanned`], or the piece is too dense
+    /// in tags to hold an element beyond them, [`crate::pipeline::xml_limits::dense_in_tags`]).
+    /// `None` when the piece goes beyond a limit or does not parse: the file is then checked
+    /// whole, which reports either. Only for a file of which
+    /// [`crate::pipeline::xml_limits::piecewise`] holds (the limits across the file cannot be
+    /// met), or that the whole-file scan passed.
     pub fn parse_piece<'b>(
         &'b self,
         k: usize,
         options: roxmltree::ParsingOptions<'b>,
     ) -> Option<Document<'b>> {
         let text = self.buf.get(self.pieces.get(k)?.range.clone())?;
-        if !self.scanned && crate::pipeline::xml_limits::scan(text, 0).is_some() {
+        if !self.scanned
+            && !crate::pipeline::xml_limits::dense_in_tags(text)
+            && crate::pipeline::xml_limits::scan(text, 0).is_some()
+        {
             return None;
         }
         Document::parse_with_options(text, options).ok()

@@ -8,7 +8,8 @@
 //! is then not parsed. It runs on the whole file before it is parsed whole. A file checked in
 //! pieces with few namespace declarations ([`piecewise`]) is scanned a piece at a time instead,
 //! right before each piece is parsed, on the threads that parse them; a piece beyond a limit
-//! sends the file to the whole-file path, whose scan reports the first element beyond a limit.
+//! sends the file to the whole-file path, whose scan reports the first element beyond a limit;
+//! a piece dense in tags ([`dense_in_tags`]) cannot hold one, and skips the scan.
 //! So every `--jobs` mode gives the same report.
 //!
 //! The limits are far above what sitemaps use (the shared corpus: at most 10 attributes on an
@@ -68,6 +69,31 @@ pub fn piecewise(text: &str) -> bool {
         .nth(MAX_NAMESPACES_IN_SCOPE)
         .is_none()
 }
+
+/// Whether `text` is too dense in `<` for any start tag in it to hold more than
+/// [`MAX_ATTRIBUTES`] attributes, were it parsed by roxmltree as it stands (no recovery): then
+/// [`scan`] finds no element beyond that limit in a text that parses, and the one that does not
+/// parse is refused before it costs more.
+///
+/// roxmltree wants whitespace before each attribute and no `<` in a value, so an attribute it
+/// reads takes at least 5 bytes without a `<` (` a=""`), and a start tag beyond the limit more
+/// than 1,280 such bytes after its `<`. A run of 1,023 bytes holds a whole aligned block of
+/// [`DENSE_BLOCK`] bytes: when every block holds a `<`, no run without one is that long. A
+/// `memchr` per block, which finds a `<` within a line or two of markup, instead of a pass over
+/// every tag: on a piece of a sitemap, a few instructions per 512 bytes.
+///
+/// Only for the limit on attributes, which [`piecewise`] leaves alone, and only for a text parsed
+/// without recovery (a piece of a split file: [`crate::pipeline::split::Layout::parse_piece`]);
+/// recovery may mend a value with a `<` into a tag that this cannot see.
+pub fn dense_in_tags(text: &str) -> bool {
+    text.as_bytes()
+        .chunks(DENSE_BLOCK)
+        .all(|block| memchr::memchr(b'<', block).is_some())
+}
+
+/// The blocks of [`dense_in_tags`]: 512 + 511 bytes < 5 × ([`MAX_ATTRIBUTES`] + 1).
+const DENSE_BLOCK: usize = 512;
+const _: () = assert!(2 * DENSE_BLOCK - 1 < 5 * (MAX_ATTRIBUTES + 1));
 
 fn is_space(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\r' | b'\n')
@@ -272,6 +298,37 @@ mod tests {
             &over[e.span],
             format!("xmlns:p='urn:{MAX_NAMESPACE_BINDINGS}'")
         );
+    }
+
+    #[test]
+    fn a_tag_beyond_the_limit_is_never_dense() {
+        // The densest tag beyond the limit that roxmltree reads: distinct names of one or two
+        // letters, one space before each, empty values, inside `<` of markup on either side.
+        let names = (b'a'..=b'z').flat_map(|a| {
+            std::iter::once(String::from(a as char))
+                .chain((b'a'..=b'z').map(move |b| format!("{}{}", a as char, b as char)))
+        });
+        let mut tag = String::from("<a");
+        for name in names.take(MAX_ATTRIBUTES + 1) {
+            tag.push_str(&format!(" {name}=''"));
+        }
+        tag.push_str("/>");
+        let around = "<b/>".repeat(300);
+        for shift in 0..DENSE_BLOCK {
+            let text = format!("<r>{}{around}{tag}{around}</r>", " ".repeat(shift));
+            assert!(roxmltree::Document::parse(&text).is_ok());
+            assert!(scan(&text, 0).is_some());
+            assert!(!dense_in_tags(&text), "shift {shift}");
+        }
+        // One attribute fewer: within the limit, and in a text dense in tags it is never scanned.
+        let within = format!("<r>{around}{}{around}</r>", tag.replacen(" a=''", "", 1));
+        assert_eq!(scan(&within, 0), None);
+        let sitemap = format!(
+            "<urlset>{}</urlset>",
+            "<url><loc>https://example.com/a?b=c</loc><lastmod>2024-01-01</lastmod></url>\n"
+                .repeat(1_000)
+        );
+        assert!(dense_in_tags(&sitemap));
     }
 
     #[test]
