@@ -773,7 +773,8 @@ fn check_split(
         Some(RootChildren::build(doc, text, pieces[k].range.start, head))
     };
     // Each thread works with its own copy of the head (see [`Sitemap`]): it takes a piece,
-    // parses and checks it, and hands it over in its turn.
+    // parses and checks it, and hands it over in its turn. One thread alone has every turn.
+    let alone = settings.threads <= 1;
     let walk = exec::in_turns(
         n,
         settings.threads,
@@ -792,6 +793,16 @@ fn check_split(
                     let Some(fresh) = obtain(k) else {
                         break 'pieces false;
                     };
+                    if alone {
+                        let Some(doc) = fresh.as_ref().or_else(|| slots[k].get()) else {
+                            break 'pieces false;
+                        };
+                        let keep = fresh.is_none().then(|| kept(k, head)).flatten();
+                        if !pipeline.check_alone(turns, head, k, doc, keep) {
+                            break 'pieces false;
+                        }
+                        continue;
+                    }
                     let Some(prepared) = pipeline.prepare_parsed(head, k, &fresh, &slots[k]) else {
                         break 'pieces false;
                     };
@@ -953,6 +964,51 @@ impl<'s, 'c> Pipeline<'s, 'c> {
         's: 'd,
     {
         self.prepare(head, k, fresh.as_ref().or_else(|| slot.get())?)
+    }
+
+    /// [`Pipeline::prepare`] and [`Pipeline::hand_over`] at once, for a thread that works alone
+    /// (`--jobs 1`), whose turn it always is: each entry goes to the collectors right after its
+    /// rules, while its tree is still in the cache, and one entry's allocations serve every
+    /// entry (as on the whole-file path), instead of a list of the piece's entries that waits
+    /// for the turn. The findings are the same: the rules report into the piece's context, the
+    /// collectors into the walk's, as in `prepare` and `hand_over`. False when the work stopped.
+    fn check_alone<'d>(
+        &self,
+        turns: &Turns<Walk<'s, 'c>>,
+        head: &Sitemap<'s>,
+        k: usize,
+        doc: &'d Document<'d>,
+        keep: Option<RootChildren<'s>>,
+    ) -> bool
+    where
+        's: 'd,
+    {
+        let Some(piece) = self.layout.pieces.get(k) else {
+            return false;
+        };
+        let base = piece.range.start;
+        let own = piece.body.start.max(base);
+        turns.in_turn(k, |walk| {
+            let (out, directives) = tree(doc, self.text, base, own, walk.searching);
+            walk.add_tree(out, directives);
+            let children = RootChildren::build(doc, self.text, base, head);
+            let mut cx = Context::new(self.settings);
+            self.full.mark(&mut cx);
+            if let Some(mut entry) = children.entry(0, head.namespace) {
+                for i in 0..children.entries.len() {
+                    if children.refill(&mut entry, i, head.namespace, head.source) {
+                        run_entry_hooks(head, &entry, self.hooks, &mut cx);
+                        walk.entry(head, &children, &entry);
+                    }
+                }
+            }
+            walk.end_piece(head, &children);
+            walk.cx.absorb(cx);
+            self.full.note(&walk.cx);
+            if let Some(children) = keep {
+                walk.retained.push(children);
+            }
+        })
     }
 
     /// Waits for the turn of a prepared piece and hands it to the walk; `keep`, the root's
