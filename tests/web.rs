@@ -71,13 +71,35 @@ fn missing(browser: bool) -> Option<String> {
     (!absent.is_empty()).then(|| absent.join(", "))
 }
 
+/// Cargo's overrides of web/Cargo.toml's release profile for the test's build: the test is about
+/// what the page does, not the size or speed of its wasm, and the published settings (opt-level 3,
+/// fat LTO, one codegen unit) made the build most of the test's time. Measured on 2 cores (shared
+/// with other work: ranges over 2-7 runs), the build from an empty target/web-build, then the
+/// test: published settings 71-147 s (CPU 112-145 s), then 6-11 s; opt-level 1 with `lto = false`
+/// (rustc still runs its thin local LTO) 62-84 s, then 7-10 s; opt-level 1 with LTO off 49-53 s
+/// (CPU 92-100 s), then 8-9 s; opt-level 0 33-70 s, then 38-45 s (web/test/parity.mjs takes 31 s
+/// instead of 2.5 s on the corpus). `cargo test --test web`: 91-92 s before, 59-61 s after.
+/// wasm-bindgen takes all of them. Cargo keeps each profile's artifacts apart in target/web-build,
+/// so `bash web/build.sh` afterwards reuses its own (the test leaves its build in target/web/; the
+/// published page is web/build.sh's). `WEB_BENCH_FILE` times the page: then the build keeps the
+/// published settings.
+const TEST_PROFILE: [(&str, &str); 3] = [
+    ("CARGO_PROFILE_RELEASE_OPT_LEVEL", "1"),
+    ("CARGO_PROFILE_RELEASE_LTO", "off"),
+    ("CARGO_PROFILE_RELEASE_CODEGEN_UNITS", "16"),
+];
+
 /// Builds the page once for both tests (they run in parallel).
 fn build() -> PathBuf {
     static BUILT: OnceLock<Mutex<bool>> = OnceLock::new();
     let mut built = BUILT.get_or_init(|| Mutex::new(false)).lock().unwrap();
     let web = target().join("web");
     if !*built {
-        let out = Command::new("bash")
+        let mut cmd = Command::new("bash");
+        if std::env::var_os("WEB_BENCH_FILE").is_none() {
+            cmd.envs(TEST_PROFILE);
+        }
+        let out = cmd
             .arg("web/build.sh")
             .current_dir(ROOT)
             .output()

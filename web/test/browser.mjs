@@ -150,7 +150,9 @@ try {
   await page.screenshot({ path: config.screenshot, fullPage: true });
 
   // Share: the link holds the document; opening it in a new page shows the same findings.
+  // The link is written once the document is compressed (CompressionStream, asynchronous).
   await page.click("#share");
+  await page.waitForFunction(() => document.getElementById("share-link").value !== "");
   const link = await page.inputValue("#share-link");
   if (!link.startsWith(`${origin}/index.html#gz=`)) fail(`share link ${link}`);
   const again = await context.newPage();
