@@ -898,7 +898,8 @@ struct Pipeline<'s, 'c> {
     full: FullRules,
 }
 
-/// A piece checked and waiting for its turn (see [`Pipeline::prepare`]).
+/// A piece checked and waiting for its turn (see [`Pipeline::prepare`]); without entries, a
+/// piece just opened ([`Pipeline::open_piece`]).
 struct Prepared<'d, 'c> {
     k: usize,
     out: Vec<Diagnostic>,
@@ -920,36 +921,22 @@ impl<'s, 'c> Pipeline<'s, 'c> {
     where
         's: 'd,
     {
-        let piece = self.layout.pieces.get(k)?;
-        let base = piece.range.start;
-        let own = piece.body.start.max(base);
-        let searching = self.searching.load(Ordering::Relaxed);
-        let (out, directives) = tree(doc, self.text, base, own, searching);
-        let children = RootChildren::build(doc, self.text, base, head);
-        let mut cx = Context::new(self.settings);
-        // Filled by pieces before this one (handed over in order, and this one is not yet).
-        self.full.mark(&mut cx);
-        let mut entries = Vec::with_capacity(children.entries.len());
-        entries.extend(
+        let mut p = self.open_piece(head, k, doc)?;
+        let (children, cx) = (&p.children, &mut p.cx);
+        p.entries.reserve(children.entries.len());
+        p.entries.extend(
             (0..children.entries.len())
-                .filter_map(|i| check_entry(head, &children.entries, i, self.hooks, &mut cx)),
+                .filter_map(|i| check_entry(head, &children.entries, i, self.hooks, cx)),
         );
         // The collectors run one piece at a time, under the turn; what they read of a `<loc>`
         // is computed here, while the other threads work too.
-        for entry in &entries {
+        for entry in &p.entries {
             if let Some(loc) = entry.loc() {
                 loc.url_problems();
                 loc.url_key();
             }
         }
-        Some(Prepared {
-            k,
-            out,
-            directives,
-            children,
-            entries,
-            cx,
-        })
+        Some(p)
     }
 
     /// [`Pipeline::prepare`] of piece `k`, parsed as `fresh` or kept in `slot`.
@@ -964,6 +951,66 @@ impl<'s, 'c> Pipeline<'s, 'c> {
         's: 'd,
     {
         self.prepare(head, k, fresh.as_ref().or_else(|| slot.get())?)
+    }
+
+    /// What every piece starts with: the checks on its tree (suppression comments looked for
+    /// while the walk still does), its root's children, and the context its entries' rules report
+    /// into; no entries yet. `None` when there is no piece `k`.
+    fn open_piece<'d>(
+        &self,
+        head: &Sitemap<'s>,
+        k: usize,
+        doc: &'d Document<'d>,
+    ) -> Option<Prepared<'d, 'c>>
+    where
+        's: 'd,
+    {
+        let piece = self.layout.pieces.get(k)?;
+        let base = piece.range.start;
+        let own = piece.body.start.max(base);
+        let searching = self.searching.load(Ordering::Relaxed);
+        let (out, directives) = tree(doc, self.text, base, own, searching);
+        let children = RootChildren::build(doc, self.text, base, head);
+        let mut cx = Context::new(self.settings);
+        // Filled by pieces before this one (handed over in order, and this one is not yet).
+        self.full.mark(&mut cx);
+        Some(Prepared {
+            k,
+            out,
+            directives,
+            children,
+            entries: Vec::new(),
+            cx,
+        })
+    }
+
+    /// A piece's tree findings and suppression comments to the walk, in its turn; the other
+    /// threads stop looking for comments once the walk does.
+    fn add_tree(&self, walk: &mut Walk<'s, 'c>, out: Vec<Diagnostic>, directives: Vec<Directive>) {
+        walk.add_tree(out, directives);
+        if !walk.searching {
+            self.searching.store(false, Ordering::Relaxed);
+        }
+    }
+
+    /// What every piece ends with, in its turn, after its entries went to the collectors: the
+    /// root's other children after the last entry, the rules' findings of the piece (`cx`) into
+    /// the walk's, the rules that filled their cap noted, and `keep` (see
+    /// [`Pipeline::hand_over`]) kept.
+    fn close_piece(
+        &self,
+        walk: &mut Walk<'s, 'c>,
+        head: &Sitemap<'s>,
+        children: &RootChildren<'_>,
+        cx: Context<'c>,
+        keep: Option<RootChildren<'s>>,
+    ) {
+        walk.end_piece(head, children);
+        walk.cx.absorb(cx);
+        self.full.note(&walk.cx);
+        if let Some(children) = keep {
+            walk.retained.push(children);
+        }
     }
 
     /// [`Pipeline::prepare`] and [`Pipeline::hand_over`] at once, for a thread that works alone
@@ -983,17 +1030,18 @@ impl<'s, 'c> Pipeline<'s, 'c> {
     where
         's: 'd,
     {
-        let Some(piece) = self.layout.pieces.get(k) else {
+        let Some(Prepared {
+            out,
+            directives,
+            children,
+            mut cx,
+            ..
+        }) = self.open_piece(head, k, doc)
+        else {
             return false;
         };
-        let base = piece.range.start;
-        let own = piece.body.start.max(base);
         turns.in_turn(k, |walk| {
-            let (out, directives) = tree(doc, self.text, base, own, walk.searching);
-            walk.add_tree(out, directives);
-            let children = RootChildren::build(doc, self.text, base, head);
-            let mut cx = Context::new(self.settings);
-            self.full.mark(&mut cx);
+            self.add_tree(walk, out, directives);
             if let Some(mut entry) = children.entry(0, head.namespace) {
                 for i in 0..children.entries.len() {
                     if children.refill(&mut entry, i, head.namespace, head.source) {
@@ -1002,12 +1050,7 @@ impl<'s, 'c> Pipeline<'s, 'c> {
                     }
                 }
             }
-            walk.end_piece(head, &children);
-            walk.cx.absorb(cx);
-            self.full.note(&walk.cx);
-            if let Some(children) = keep {
-                walk.retained.push(children);
-            }
+            self.close_piece(walk, head, &children, cx, keep);
         })
     }
 
@@ -1024,19 +1067,11 @@ impl<'s, 'c> Pipeline<'s, 'c> {
         's: 'd,
     {
         turns.in_turn(p.k, |walk| {
-            walk.add_tree(p.out, p.directives);
-            if !walk.searching {
-                self.searching.store(false, Ordering::Relaxed);
-            }
+            self.add_tree(walk, p.out, p.directives);
             for entry in &p.entries {
                 walk.entry(head, &p.children, entry);
             }
-            walk.end_piece(head, &p.children);
-            walk.cx.absorb(p.cx);
-            self.full.note(&walk.cx);
-            if let Some(children) = keep {
-                walk.retained.push(children);
-            }
+            self.close_piece(walk, head, &p.children, p.cx, keep);
         })
     }
 }

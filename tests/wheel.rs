@@ -9,9 +9,10 @@
 //! as it is (4 s for the whole test). In a clean clone there is none yet: `cargo test` builds the
 //! crate with the features its dev-dependency gives shared crates (proptest's `std` turns on
 //! `num-traits/std` and regex-syntax's Unicode tables, which chrono and globset use), maturin
-//! without them, so the crate is compiled once more (the test took 87 s under `.ci/run`). maturin comes from `target/maturin-venv` (where `.ci/run` installs it), then
-//! PATH, and else is installed there with pip. When that fails the test is skipped with a
-//! notice, unless `CI=true`.
+//! without them, so the crate is compiled once more (the test took 87 s under `.ci/run`).
+//! maturin comes from `target/maturin-venv` (where `.ci/run` installs it), then PATH, and else
+//! is installed there with pip. When that fails the test is skipped with a notice, unless
+//! `CI=true`.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

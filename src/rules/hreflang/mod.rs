@@ -294,9 +294,9 @@ impl<'a> Graph<'a> {
             });
         }
         let links = start..self.links.len();
-        if start == 0 && self.links.capacity() < link_room(source.len(), links.len()) {
+        if start == 0 {
             let room = link_room(source.len(), links.len());
-            self.links.reserve_exact(room - links.len());
+            self.links.reserve_exact(room.saturating_sub(links.len()));
         }
         let hrefs = &self.hrefs;
         self.links[links.clone()].sort_unstable_by(|a, b| {
