@@ -180,7 +180,8 @@ impl<'a> Excerpt<'a> {
         let spans: Vec<Range<usize>> = std::iter::once(d.primary.span.clone())
             .chain(d.secondary.iter().map(|l| l.span.clone()))
             .collect();
-        let mut line_idx: Vec<usize> = Vec::new();
+        // (0-based index, start offset) of every line to show.
+        let mut line_idx: Vec<(usize, usize)> = Vec::new();
         for s in &spans {
             let first = source.line_index(s.start);
             let last = source.line_index(s.end.max(s.start));
@@ -189,14 +190,19 @@ impl<'a> Excerpt<'a> {
             } else {
                 last
             };
-            line_idx.extend(first..=last);
+            let mut start = Some(source.line_start(s.start));
+            for li in first..=last {
+                let Some(at) = start else { break };
+                line_idx.push((li, at));
+                start = source.next_line_start(at);
+            }
         }
         line_idx.sort_unstable();
         line_idx.dedup();
         let mut text = String::new();
         let mut lines = Vec::new();
-        for li in line_idx {
-            let lr = source.line_range(source.line_starts()[li]);
+        for (li, line_start) in line_idx {
+            let lr = source.line_range(line_start);
             let line = &source.text()[lr.clone()];
             let start = text.len();
             let mut pieces = Vec::new();

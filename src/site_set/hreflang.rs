@@ -726,7 +726,6 @@ fn positions(source: &SourceFile, mut offsets: Vec<usize>) -> Vec<(usize, Pos)> 
     offsets.sort_unstable();
     offsets.dedup();
     let text = source.text().as_bytes();
-    let starts = source.line_starts();
     let mut out = Vec::with_capacity(offsets.len());
     // The line of the last offset, and the characters from its start to the last offset.
     let (mut line, mut at, mut chars) = (usize::MAX, 0usize, 0usize);
@@ -735,7 +734,7 @@ fn positions(source: &SourceFile, mut offsets: Vec<usize>) -> Vec<(usize, Pos)> 
         let l = source.line_index(offset);
         if l != line {
             line = l;
-            at = starts.get(l).copied().unwrap_or(0).min(offset);
+            at = source.line_start(offset).min(offset);
             chars = 0;
         }
         chars += text[at..offset]

@@ -139,7 +139,11 @@ pub fn stand_in(c: char) -> Option<String> {
 /// use the same [`stand_in`]. The machine formats (JSON, SARIF, GitLab, JUnit, Checkstyle) keep
 /// exact values under their own escaping.
 pub fn visible(s: &str) -> Cow<'_, str> {
-    if !s.chars().any(|c| stand_in(c).is_some()) {
+    // Printable ASCII and tabs (nearly every message) need no look at each character.
+    if s.bytes()
+        .all(|b| b == b'\t' || (b' '..b'\x7f').contains(&b))
+        || !s.chars().any(|c| stand_in(c).is_some())
+    {
         return Cow::Borrowed(s);
     }
     let mut out = String::with_capacity(s.len() + 8);
