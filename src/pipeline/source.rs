@@ -318,17 +318,23 @@ impl SourceFile {
     /// 1-based line and character column of a byte offset (clamped into the text).
     pub fn position(&self, offset: usize) -> Position {
         let offset = self.clamp(offset);
-        let line = self.line_index(offset);
+        Position {
+            line: self.line_index(offset) + 1,
+            column: self.column(offset),
+        }
+    }
+
+    /// The 1-based character column of a byte offset (clamped into the text): what
+    /// [`SourceFile::position`] gives without counting the lines before it.
+    pub fn column(&self, offset: usize) -> usize {
+        let offset = self.clamp(offset);
         let start = self.line_start(offset);
         let column = if offset - start <= CHECKPOINT {
             self.text()[start..offset].chars().count()
         } else {
             self.chars_before(offset) - self.chars_before(start)
         };
-        Position {
-            line: line + 1,
-            column: column + 1,
-        }
+        column + 1
     }
 
     /// Byte offset of a 1-based line and character column as roxmltree reports them, clamped.
@@ -511,6 +517,10 @@ mod tests {
                 let line = starts.partition_point(|&s| s <= o) - 1;
                 assert_eq!(src.line_index(o), line, "line of {o}");
                 assert_eq!(src.line_start(o), starts[line], "start of {o}");
+                if text.is_char_boundary(o) {
+                    let column = text[starts[line]..o].chars().count() + 1;
+                    assert_eq!(src.column(o), column, "column of {o}");
+                }
                 assert_eq!(
                     src.next_line_start(o),
                     starts.get(line + 1).copied(),

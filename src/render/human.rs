@@ -388,7 +388,7 @@ impl<'f> Files<'f> for Excerpt<'_> {
         };
         for piece in &line.pieces {
             if byte_index >= piece.at && byte_index <= piece.at + piece.shown {
-                return Ok(self.source.position(piece.to_source(byte_index)).column);
+                return Ok(self.source.column(piece.to_source(byte_index)));
             }
         }
         Ok(1)
