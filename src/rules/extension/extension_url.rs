@@ -138,6 +138,11 @@ impl Rule for Check {
             {
                 return;
             }
+            // A plain `http(s)` URL (nearly every one) holds no placeholder (`{`, `<`) and no
+            // error: no need to look for either.
+            if uri::is_plain_http_url(text.as_bytes()) {
+                return;
+            }
             if let Some(d) = generator_output(source, el, text) {
                 cx.report(d);
                 return;
