@@ -22,6 +22,13 @@ pub fn is_xml_space(c: char) -> bool {
     matches!(c, ' ' | '\t' | '\r' | '\n')
 }
 
+/// Whether `s` is only XML whitespace (or empty): `s.trim_matches(is_xml_space).is_empty()`, as
+/// a byte loop (the indentation between elements is short, and a char-wise trim from both ends
+/// costs several times more). Every byte of a non-ASCII character is 0x80 or above.
+pub fn is_xml_blank(s: &str) -> bool {
+    s.bytes().all(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
+}
+
 /// How many characters of input text [`excerpt`] keeps.
 pub const EXCERPT_CHARS: usize = 40;
 
@@ -222,6 +229,27 @@ pub fn template_placeholders(text: &str, max: usize) -> Vec<std::ops::Range<usiz
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The byte loop says what the char-wise trim says, on XML whitespace, other Unicode spaces
+    /// (no-break, ideographic, next line) and text.
+    #[test]
+    fn xml_blank_is_trim_is_empty() {
+        let pieces = [
+            "", " ", "\t", "\r\n", "\n    ", "\u{a0}", "\u{3000}", "\u{85}", "x", "é",
+        ];
+        for a in pieces {
+            for b in pieces {
+                for c in pieces {
+                    let s = format!("{a}{b}{c}");
+                    assert_eq!(
+                        is_xml_blank(&s),
+                        s.trim_matches(is_xml_space).is_empty(),
+                        "{s:?}"
+                    );
+                }
+            }
+        }
+    }
 
     #[test]
     fn template_placeholders_are_found_in_linear_time() {

@@ -857,19 +857,14 @@ pub fn inside<'t>(source: &'t str, s: &str) -> Option<&'t str> {
 }
 
 fn push_stray_text(out: &mut Vec<Range<usize>>, node: Node<'_, '_>, base: usize) {
-    let text = node.text().unwrap_or("");
-    // A byte loop: the indentation between elements is short, and a char-wise trim costs more.
-    if text
-        .bytes()
-        .all(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
-    {
+    if is_xml_blank(node.text().unwrap_or("")) {
         return;
     }
     let r = node.range();
     out.push(r.start + base..r.end + base);
 }
 
-pub use crate::values::text::is_xml_space;
+pub use crate::values::text::{is_xml_blank, is_xml_space};
 
 /// How a child element of an entry counts: `root_ns` is the root's namespace; children in it, in
 /// the entry's own namespace or in no namespace are sitemap elements (see [`Child`]). Returns the
@@ -999,7 +994,7 @@ pub fn build_value<'a>(element: Element<'a>, base: usize, source: &'a str) -> Va
     let direct = only_text.is_some()
         || node
             .children()
-            .any(|c| c.is_text() && !c.text().unwrap_or("").trim_matches(is_xml_space).is_empty());
+            .any(|c| c.is_text() && !is_xml_blank(c.text().unwrap_or("")));
     let cut_at_element = only_text.is_none() && direct && node.children().any(|c| c.is_element());
     let parts: Vec<Node<'a, 'a>> = if only_text.is_some() {
         Vec::new()

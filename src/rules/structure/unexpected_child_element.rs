@@ -2,7 +2,7 @@
 
 use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
-use crate::pipeline::model::{is_xml_space, Element, Entry, Field, Sitemap};
+use crate::pipeline::model::{is_xml_blank, Element, Entry, Field, Sitemap};
 use crate::rule::{Context, Rule};
 
 declare_rule! {
@@ -57,9 +57,11 @@ impl Rule for Check {
             let parent = crate::diagnostic::shown(child.element.qualified_name(source));
             let name = crate::diagnostic::shown(inner.qualified_name(source));
             let text = value.trimmed();
-            let direct_text = child.element.node.children().any(|n| {
-                n.is_text() && !n.text().unwrap_or("").trim_matches(is_xml_space).is_empty()
-            });
+            let direct_text = child
+                .element
+                .node
+                .children()
+                .any(|n| n.is_text() && !is_xml_blank(n.text().unwrap_or("")));
             let empty_inner = inner.node.first_child().is_none();
             let help = if Field::from_name(inner.local_name()).is_some() && direct_text {
                 format!("is the end tag `</{parent}>` missing before `<{name}>`?")

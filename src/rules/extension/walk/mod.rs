@@ -728,12 +728,7 @@ impl<'a, 'f> Walker<'a, 'f> {
         let q = shown(el.qualified_name(self.source));
         let what = if node.is_element() {
             "an element"
-        } else if node
-            .text()
-            .unwrap_or("")
-            .trim_matches(model::is_xml_space)
-            .is_empty()
-        {
+        } else if model::is_xml_blank(node.text().unwrap_or("")) {
             "whitespace"
         } else {
             "text"

@@ -6,7 +6,7 @@ use std::ops::Range;
 
 use super::{qualify, tag, Class, Walker};
 use crate::diagnostic::{shown, MAX_LABELS};
-use crate::pipeline::model::{self, Element};
+use crate::pipeline::model::{self, is_xml_blank, Element};
 use crate::values::extension::{Content, ElementDecl, Extension, Particle, SimpleType};
 use crate::values::text;
 
@@ -37,14 +37,11 @@ impl<'a, 'f> Walker<'a, 'f> {
         // `news:news`): the wrapper's particle index and the children, reported together.
         let mut wrap_group: Option<(usize, Vec<Element<'a>>)> = None;
 
-        if let Some(text) = el.node.children().find(|n| {
-            n.is_text()
-                && !n
-                    .text()
-                    .unwrap_or("")
-                    .trim_matches(model::is_xml_space)
-                    .is_empty()
-        }) {
+        if let Some(text) = el
+            .node
+            .children()
+            .find(|n| n.is_text() && !is_xml_blank(n.text().unwrap_or("")))
+        {
             let name = self.name(el);
             let r = text.range();
             let raw = self.source.get(r.start + base..r.end + base).unwrap_or("");
