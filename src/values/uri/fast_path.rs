@@ -5,7 +5,8 @@
 /// dots (no `xn--` label, no trailing dot, not numeric), a port of 1 to 5 digits up to 65535,
 /// then only unreserved characters, sub-delims, `:`, `@`, `/`, `?` and `%XX` escapes.
 ///
-/// One pass over the bytes, no allocation. `false` only means "not sure": the full checker then
+/// A table lookup a byte (the host is then split at its dots), no allocation. `false` only means
+/// "not sure": the full checker then
 /// decides. It is never `true` for a value with a problem (the tests compare it with
 /// [`check_full`] on many generated values).
 pub(crate) fn is_plain_http_url(v: &[u8]) -> bool {
@@ -14,36 +15,33 @@ pub(crate) fn is_plain_http_url(v: &[u8]) -> bool {
         | [b'h', b't', b't', b'p', b':', b'/', b'/', rest @ ..] => rest,
         _ => return false,
     };
-    // The host, one label at a time in one pass: letters, digits and inner hyphens.
-    let (mut i, mut label_start, mut digits_only) = (0, 0, true);
-    loop {
-        let x = rest.get(i).copied().unwrap_or(b'/');
-        if x.is_ascii_alphanumeric() || x == b'-' {
-            digits_only &= x.is_ascii_digit();
-            i += 1;
-            continue;
-        }
-        let label = &rest[label_start..i];
-        let (Some(&first), Some(&last)) = (label.first(), label.last()) else {
-            return false; // empty label: no host, or a leading, doubled or trailing dot
+    // The host: the run of letters, digits, hyphens and dots (one table lookup a byte), then
+    // its labels, each non-empty (no leading, doubled or trailing dot), at most 63 bytes, with
+    // no hyphen at either end and no `xn--` prefix.
+    let host_end = rest
+        .iter()
+        .position(|&x| !HOST_BYTE[usize::from(x)])
+        .unwrap_or(rest.len());
+    let host = &rest[..host_end];
+    if host_end > 253 {
+        return false;
+    }
+    let mut last: &[u8] = &[];
+    for label in host.split(|&x| x == b'.') {
+        let (Some(&first), Some(&end)) = (label.first(), label.last()) else {
+            return false;
         };
         if label.len() > 63
             || first == b'-'
-            || last == b'-'
+            || end == b'-'
             || label.len() >= 4 && label[..4].eq_ignore_ascii_case(b"xn--")
         {
             return false;
         }
-        if x != b'.' {
-            break;
-        }
-        i += 1;
-        label_start = i;
-        digits_only = true;
+        last = label;
     }
-    let host_end = i;
-    if host_end > 253 || digits_only {
-        return false; // too long; or the last label is numeric: an IPv4 address, or an invalid one
+    if last.iter().all(u8::is_ascii_digit) {
+        return false; // the last label is numeric: an IPv4 address, or an invalid one
     }
     let mut i = host_end;
     if rest.get(i) == Some(&b':') {
@@ -96,6 +94,18 @@ pub(super) fn first_not_plain(b: &[u8]) -> Option<usize> {
         .position(|&x| !PLAIN_URL_BYTE[usize::from(x)])
         .map(|p| at + p)
 }
+
+/// The bytes of a plain host: letters, digits, `-` and `.`.
+static HOST_BYTE: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut c = 0;
+    while c < 256 {
+        let x = c as u8;
+        t[c] = x.is_ascii_alphanumeric() || x == b'-' || x == b'.';
+        c += 1;
+    }
+    t
+};
 
 /// The bytes path and query may hold without any problem: unreserved characters, sub-delims,
 /// `:`, `@`, `/` and `?` (`%` is handled apart).
