@@ -6,9 +6,8 @@
 /// then only unreserved characters, sub-delims, `:`, `@`, `/`, `?` and `%XX` escapes.
 ///
 /// A table lookup a byte (the host is then split at its dots), no allocation. `false` only means
-/// "not sure": the full checker then
-/// decides. It is never `true` for a value with a problem (the tests compare it with
-/// [`check_full`] on many generated values).
+/// "not sure": the full checker then decides. It is never `true` for a value with a problem (the
+/// tests compare it with [`check_full`] on many generated values).
 pub(crate) fn is_plain_http_url(v: &[u8]) -> bool {
     let rest = match v {
         [b'h', b't', b't', b'p', b's', b':', b'/', b'/', rest @ ..]
