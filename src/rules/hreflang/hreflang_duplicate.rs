@@ -8,6 +8,7 @@ use crate::pipeline::model::links::{self, Link};
 use crate::pipeline::model::{Entry, Sitemap};
 use crate::rule::{Context, Rule};
 use crate::values::language;
+use crate::values::text::trim_ws;
 
 declare_rule! {
     /// ## What it does
@@ -86,7 +87,7 @@ impl Rule for Check {
                 continue;
             };
             let item = (
-                code.value.trim(),
+                trim_ws(code.value),
                 if code.span.is_empty() {
                     link.element.name_span.clone()
                 } else {
@@ -151,7 +152,7 @@ fn cmp_code(a: &str, b: &str) -> std::cmp::Ordering {
 fn href<'a>(item: &Item<'_, 'a>) -> &'a str {
     item.2
         .and_then(|link| link.href())
-        .map_or("", |h| h.value.trim())
+        .map_or("", |h| trim_ws(h.value))
 }
 
 fn count_before(earlier: &[Item<'_, '_>], item: &Item<'_, '_>) -> usize {

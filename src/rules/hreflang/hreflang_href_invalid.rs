@@ -6,6 +6,7 @@ use crate::pipeline::model::links;
 use crate::pipeline::model::{Entry, Sitemap};
 use crate::pipeline::source::on_one_line;
 use crate::rule::{Context, Rule};
+use crate::values::text::trim_xml;
 use crate::values::uri::{self, ProblemKind, Repair};
 
 declare_rule! {
@@ -103,9 +104,7 @@ impl Rule for Check {
                 });
                 continue;
             };
-            let value = href
-                .value
-                .trim_matches(crate::pipeline::model::is_xml_space);
+            let value = trim_xml(href.value);
             if clean[..remembered].contains(&value)
                 || loc_is_clean(value)
                 || cx.is_known_clean_url(value)

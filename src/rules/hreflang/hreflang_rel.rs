@@ -5,6 +5,7 @@ use crate::diagnostic::Diagnostic;
 use crate::pipeline::model::links;
 use crate::pipeline::model::{Entry, Sitemap};
 use crate::rule::{Context, Rule};
+use crate::values::text::trim_ws;
 
 declare_rule! {
     /// ## What it does
@@ -75,10 +76,10 @@ impl Rule for Check {
                             "add `rel=\"alternate\"`: `<{name} rel=\"alternate\" …/>`"
                         ))
                 }),
-                Some(rel) if rel.value.trim().eq_ignore_ascii_case("alternate") => {}
+                Some(rel) if trim_ws(rel.value).eq_ignore_ascii_case("alternate") => {}
                 Some(rel) => {
                     let name = name();
-                    let v = rel.value.trim();
+                    let v = trim_ws(rel.value);
                     let help = match v.to_ascii_lowercase().as_str() {
                         "amphtml" => "sitemaps do not announce AMP versions: link the AMP page from the page's HTML (`<link rel=\"amphtml\">`) and remove this element".to_owned(),
                         "canonical" => "sitemaps list canonical URLs in `<loc>`: remove this element, and put the canonical URL in `<loc>`".to_owned(),

@@ -5,6 +5,7 @@ use crate::diagnostic::Diagnostic;
 use crate::pipeline::model::links;
 use crate::pipeline::model::{Entry, Sitemap};
 use crate::rule::{Context, Rule};
+use crate::values::text::trim_ws;
 
 declare_rule! {
     /// ## What it does
@@ -78,7 +79,7 @@ impl Rule for Check {
                 continue;
             }
             any = true;
-            if link.href().is_some_and(|h| h.value.trim() == own) {
+            if link.href().is_some_and(|h| trim_ws(h.value) == own) {
                 return;
             }
         }
@@ -90,7 +91,7 @@ impl Rule for Check {
         cx.report_at(&META, loc.span(source), |span| {
             let near = links::links(entry).find_map(|link| {
                 let href = link.href()?;
-                let why = near_miss(own, href.value.trim())?;
+                let why = near_miss(own, trim_ws(href.value))?;
                 Some((href, why))
             });
             let name = crate::diagnostic::shown(loc.element.qualified_name(source));

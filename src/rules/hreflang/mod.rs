@@ -13,6 +13,7 @@ use crate::diagnostic::Diagnostic;
 use crate::pipeline::model::links;
 use crate::pipeline::model::{detach, Entry, EntryKind, Sitemap, MAX_ENTRIES};
 use crate::rule::{Collector, Context, RuleMeta};
+use crate::values::text::{trim_ws, trim_xml};
 
 pub mod hreflang_cluster_mismatch;
 pub mod hreflang_duplicate;
@@ -273,17 +274,14 @@ impl<'a> Graph<'a> {
                 }
                 id = self.intern(loc_text.clone());
             }
-            let href = detach(
-                source,
-                href.trim_matches(crate::pipeline::model::is_xml_space),
-            );
+            let href = detach(source, trim_xml(href));
             let target = self.intern(href.clone());
             if let Some(slot) = self.hrefs.get_mut(target as usize) {
                 if slot.is_empty() {
                     *slot = href;
                 }
             }
-            let lang = lang.trim();
+            let lang = trim_ws(lang);
             let code = self.code(lang);
             self.links.push(Alt {
                 lang: detach(source, lang),

@@ -7,6 +7,7 @@ use crate::pipeline::model::{is_xml_space, Entry, Field, Sitemap};
 use crate::pipeline::url_key::Authority;
 use crate::rule::{Context, Rule};
 use crate::values::host::{private_host, same_host};
+use crate::values::text::trim_xml;
 
 declare_rule! {
     /// ## What it does
@@ -93,7 +94,7 @@ impl Rule for Check {
         }
         for link in links::links(entry) {
             let Some(href) = link.href() else { continue };
-            let value = href.value.trim_matches(is_xml_space);
+            let value = trim_xml(href.value);
             let lead = href.value.len() - href.value.trim_start_matches(is_xml_space).len();
             let Some(parts) = Authority::parse(value) else {
                 continue;
