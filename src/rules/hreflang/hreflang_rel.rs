@@ -76,7 +76,10 @@ impl Rule for Check {
                             "add `rel=\"alternate\"`: `<{name} rel=\"alternate\" …/>`"
                         ))
                 }),
-                Some(rel) if trim_ws(rel.value).eq_ignore_ascii_case("alternate") => {}
+                // As written nearly always: one comparison before the case-blind one.
+                Some(rel)
+                    if rel.value == "alternate"
+                        || trim_ws(rel.value).eq_ignore_ascii_case("alternate") => {}
                 Some(rel) => {
                     let name = name();
                     let v = trim_ws(rel.value);
