@@ -66,6 +66,10 @@ impl Rule for Check {
         // The last host not reported (public, or the fetched server's own): the alternates of
         // an entry usually share one host, judged once.
         let mut public: Option<&str> = None;
+        // `http(s)://` and that host, when the host is a plain DNS name: an alternate that
+        // starts with it and goes on with `/`, `?`, `#` or nothing has that host and no port or
+        // user, so it is public too (without parsing its authority).
+        let mut public_prefix: Option<&str> = None;
         // A malformed URL is `loc-invalid`'s (its host may be no host at all).
         if let Some(value) = entry
             .value(Field::Loc)
@@ -86,6 +90,7 @@ impl Rule for Check {
                     ));
                 } else {
                     public = Some(&url[parts.host.clone()]);
+                    public_prefix = plain_prefix(url, parts.host.clone());
                 }
             }
         }
@@ -95,6 +100,15 @@ impl Rule for Check {
         for link in links::links(entry) {
             let Some(href) = link.href() else { continue };
             let value = trim_xml(href.value);
+            if public_prefix.is_some_and(|p| {
+                value.starts_with(p)
+                    && matches!(
+                        value.as_bytes().get(p.len()),
+                        None | Some(b'/' | b'?' | b'#')
+                    )
+            }) {
+                continue;
+            }
             let lead = href.value.len() - href.value.trim_start_matches(is_xml_space).len();
             let Some(parts) = Authority::parse(value) else {
                 continue;
@@ -118,7 +132,8 @@ impl Rule for Check {
                 let span = href.source_range(source, lead + host.start..lead + host.end);
                 cx.report(diagnostic(span, &value[host], reason, "the alternate"));
             } else {
-                public = Some(&value[host]);
+                public = Some(&value[host.clone()]);
+                public_prefix = plain_prefix(value, host);
             }
         }
     }
@@ -126,6 +141,18 @@ impl Rule for Check {
 
 /// Whether `host` is the private host a live run was allowed to fetch the file from
 /// (`--allow-private-hosts`): a staging server's sitemap lists its own URLs.
+/// `url` up to the end of `host` when that is `http://` or `https://` and a host of letters,
+/// digits, hyphens and dots: then any URL that starts with it and goes on with `/`, `?`, `#` or
+/// nothing has exactly this host, no user and no port, as [`Authority::parse`] reads it.
+fn plain_prefix(url: &str, host: std::ops::Range<usize>) -> Option<&str> {
+    let scheme = url.get(..host.start)?;
+    let plain = |b: u8| b.is_ascii_alphanumeric() || b == b'-' || b == b'.';
+    ((scheme == "http://" || scheme == "https://")
+        && !host.is_empty()
+        && url.get(host.clone())?.bytes().all(plain))
+    .then(|| &url[..host.end])
+}
+
 fn own_host(cx: &Context<'_>, host: &str) -> bool {
     cx.settings
         .own_private_host
