@@ -70,6 +70,9 @@ impl Rule for Check {
         // starts with it and goes on with `/`, `?`, `#` or nothing has that host and no port or
         // user, so it is public too (without parsing its authority).
         let mut public_prefix: Option<&str> = None;
+        // The `<loc>` and its host, when public: the prefix is worked out only for an entry
+        // with alternates.
+        let mut public_loc = None;
         // A malformed URL is `loc-invalid`'s (its host may be no host at all).
         if let Some(value) = entry
             .value(Field::Loc)
@@ -90,12 +93,15 @@ impl Rule for Check {
                     ));
                 } else {
                     public = Some(&url[parts.host.clone()]);
-                    public_prefix = plain_prefix(url, parts.host.clone());
+                    public_loc = Some((url, parts.host.clone()));
                 }
             }
         }
         if !links::has_links(entry) {
             return;
+        }
+        if let Some((url, host)) = public_loc {
+            public_prefix = plain_prefix(url, host);
         }
         for link in links::links(entry) {
             let Some(href) = link.href() else { continue };
