@@ -129,7 +129,8 @@ fn count_ends(bytes: &[u8], range: Range<usize>) -> usize {
 }
 
 /// How many bytes of `hay` are `needle`. Counted into a byte per lane, 255 bytes at a time, so
-/// that the compiler vectorises it (0.2 instructions a byte, where `filter().count()` measured 6).
+/// that the compiler vectorises it: [`LineIndex::new`] on a 52 MB file took 39 M instructions,
+/// against 306 M with `filter().count()`.
 fn count_byte(hay: &[u8], needle: u8) -> usize {
     hay.chunks(255)
         .map(|chunk| {
@@ -144,8 +145,8 @@ fn count_byte(hay: &[u8], needle: u8) -> usize {
 /// The line index of a text: how many line ends come before each multiple of [`CHECKPOINT`]
 /// bytes. A line's number, start and end then cost a binary search over the checkpoints and a
 /// scan of at most one checkpoint's worth of bytes, on any text (a minified sitemap is one line
-/// of 50 MB): building it is one vectorised pass (about 0.3 instructions a byte), where a table
-/// of every line start cost a call per line (97 M instructions on a 52 MB file of 1.1 M lines).
+/// of 50 MB): building it is one vectorised pass (39 M instructions on a 52 MB file of 1.1 M
+/// lines), where a table of every line start cost a call per line (97 M on the same file).
 #[derive(Debug)]
 struct LineIndex {
     /// `ends_before[k]`: line ends at offsets below `min(k × CHECKPOINT, len)`.
