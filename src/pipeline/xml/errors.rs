@@ -608,10 +608,7 @@ pub(super) fn no_root(state: &State<'_>) -> Step {
     if original.is_empty() {
         return Step::stop(P::new(0..0, K::Empty));
     }
-    if original
-        .bytes()
-        .all(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
-    {
+    if crate::values::text::is_xml_blank(original) {
         return Step::stop(P::new(0..0, K::OnlyWhitespace));
     }
     let end = original.trim_end().len();

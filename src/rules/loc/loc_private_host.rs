@@ -8,6 +8,7 @@ use crate::pipeline::url_key::Authority;
 use crate::rule::{Context, Rule};
 use crate::values::host::{private_host, same_host};
 use crate::values::text::trim_xml;
+use crate::values::uri::is_plain_host_byte;
 
 declare_rule! {
     /// ## What it does
@@ -66,12 +67,7 @@ impl Rule for Check {
         // The last host not reported (public, or the fetched server's own): the alternates of
         // an entry usually share one host, judged once.
         let mut public: Option<&str> = None;
-        // `http(s)://` and that host, when the host is a plain DNS name: an alternate that
-        // starts with it and goes on with `/`, `?`, `#` or nothing has that host and no port or
-        // user, so it is public too (without parsing its authority).
-        let mut public_prefix: Option<&str> = None;
-        // The `<loc>` and its host, when public: the prefix is worked out only for an entry
-        // with alternates.
+        // The `<loc>` and its host, when public.
         let mut public_loc = None;
         // A malformed URL is `loc-invalid`'s (its host may be no host at all).
         if let Some(value) = entry
@@ -100,9 +96,11 @@ impl Rule for Check {
         if !links::has_links(entry) {
             return;
         }
-        if let Some((url, host)) = public_loc {
-            public_prefix = plain_prefix(url, host);
-        }
+        // `http(s)://` and the public host, when that is a plain DNS name: an alternate that
+        // starts with it and goes on with `/`, `?`, `#` or nothing has that host and no port or
+        // user, so it is public too (without parsing its authority). Worked out only for an
+        // entry with alternates.
+        let mut public_prefix = public_loc.and_then(|(url, host)| plain_prefix(url, host));
         for link in links::links(entry) {
             let Some(href) = link.href() else { continue };
             let value = trim_xml(href.value);
@@ -145,20 +143,19 @@ impl Rule for Check {
     }
 }
 
-/// Whether `host` is the private host a live run was allowed to fetch the file from
-/// (`--allow-private-hosts`): a staging server's sitemap lists its own URLs.
 /// `url` up to the end of `host` when that is `http://` or `https://` and a host of letters,
 /// digits, hyphens and dots: then any URL that starts with it and goes on with `/`, `?`, `#` or
 /// nothing has exactly this host, no user and no port, as [`Authority::parse`] reads it.
 fn plain_prefix(url: &str, host: std::ops::Range<usize>) -> Option<&str> {
     let scheme = url.get(..host.start)?;
-    let plain = |b: u8| b.is_ascii_alphanumeric() || b == b'-' || b == b'.';
     ((scheme == "http://" || scheme == "https://")
         && !host.is_empty()
-        && url.get(host.clone())?.bytes().all(plain))
+        && url.get(host.clone())?.bytes().all(is_plain_host_byte))
     .then(|| &url[..host.end])
 }
 
+/// Whether `host` is the private host a live run was allowed to fetch the file from
+/// (`--allow-private-hosts`): a staging server's sitemap lists its own URLs.
 fn own_host(cx: &Context<'_>, host: &str) -> bool {
     cx.settings
         .own_private_host

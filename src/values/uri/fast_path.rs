@@ -19,7 +19,7 @@ pub(crate) fn is_plain_http_url(v: &[u8]) -> bool {
     // no hyphen at either end and no `xn--` prefix.
     let host_end = rest
         .iter()
-        .position(|&x| !HOST_BYTE[usize::from(x)])
+        .position(|&x| !is_plain_host_byte(x))
         .unwrap_or(rest.len());
     let host = &rest[..host_end];
     if host_end > 253 {
@@ -92,6 +92,11 @@ pub(super) fn first_not_plain(b: &[u8]) -> Option<usize> {
         .iter()
         .position(|&x| !PLAIN_URL_BYTE[usize::from(x)])
         .map(|p| at + p)
+}
+
+/// Whether `b` may stand in a plain DNS host: a letter, a digit, `-` or `.` (one table lookup).
+pub(crate) fn is_plain_host_byte(b: u8) -> bool {
+    HOST_BYTE[usize::from(b)]
 }
 
 /// The bytes of a plain host: letters, digits, `-` and `.`.

@@ -21,7 +21,7 @@ mod near_miss;
 
 pub use any_uri::{check_any_uri, AnyUriProblem};
 use chars::percent_encode_non_ascii;
-pub(crate) use fast_path::is_plain_http_url;
+pub(crate) use fast_path::{is_plain_host_byte, is_plain_http_url};
 use grammar::{authority_end, Checker};
 use messages::render;
 
