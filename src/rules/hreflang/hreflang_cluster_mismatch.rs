@@ -130,10 +130,11 @@ pub(crate) fn check(graph: &Graph<'_>, index: &Index, cx: &mut Context<'_>) {
         let mut budget = graph.links.len().saturating_mul(32) + 100_000;
         let mut self_codes: HashMap<usize, HashSet<u128>> = HashMap::new();
         let mut reported = 0usize;
-        let mut report = |d: Diagnostic, cx: &mut Context<'_>| {
+        // Built only if kept: past the cap a finding is counted, not formatted.
+        let mut report = |build: &dyn Fn() -> Diagnostic, cx: &mut Context<'_>| {
             if reported < MAX_REPORTS_PER_RULE {
                 reported += 1;
-                cx.report(d);
+                cx.report(build());
             } else {
                 cx.count_unreported(&META, 1);
             }
@@ -183,22 +184,24 @@ pub(crate) fn check(graph: &Graph<'_>, index: &Index, cx: &mut Context<'_>) {
                     continue;
                 }
                 report(
-                    Diagnostic::new(
-                        &META,
-                        alt.lang_span.clone(),
-                        format!(
-                            "`{}` is `{}` here, but lists itself as `{}`",
-                            graph.href(alt),
-                            alt.lang,
+                    &|| {
+                        Diagnostic::new(
+                            &META,
+                            alt.lang_span.clone(),
+                            format!(
+                                "`{}` is `{}` here, but lists itself as `{}`",
+                                graph.href(alt),
+                                alt.lang,
+                                theirs.lang
+                            ),
+                        )
+                        .with_label("code given by this page")
+                        .with_secondary(theirs.lang_span.clone(), "code the page gives itself")
+                        .with_help(format!(
+                            "give each page the same code everywhere: write `hreflang=\"{}\"` here, or fix the alternate's own code",
                             theirs.lang
-                        ),
-                    )
-                    .with_label("code given by this page")
-                    .with_secondary(theirs.lang_span.clone(), "code the page gives itself")
-                    .with_help(format!(
-                        "give each page the same code everywhere: write `hreflang=\"{}\"` here, or fix the alternate's own code",
-                        theirs.lang
-                    )),
+                        ))
+                    },
                     cx,
                 );
             }
@@ -255,35 +258,39 @@ pub(crate) fn check(graph: &Graph<'_>, index: &Index, cx: &mut Context<'_>) {
             let Some(&(q, i)) = missing.first() else {
                 continue;
             };
-            let first = &graph.alts(q)[i];
-            let d = Diagnostic::new(
-                &META,
-                page.loc_span.clone(),
-                format!(
-                    "`{}` (`{}`) is missing from the alternates of this page",
-                    graph.href(first),
-                    first.lang
-                ),
-            )
-            .with_label("its cluster lists more alternates than this page")
-            .with_secondary(
-                first.href_span.clone(),
-                format!("listed by `{}`", graph.pages[q].loc),
-            )
-            .with_help(format!(
-                "every page of a cluster lists the same alternates: add `<xhtml:link rel=\"alternate\" hreflang=\"{}\" href=\"{}\"/>`",
-                first.lang,
-                graph.href(first)
-            ));
-            let rest: Vec<(&str, &str)> = missing[1..]
-                .iter()
-                .map(|&(mq, mi)| {
-                    let a = &graph.alts(mq)[mi];
-                    (graph.href(a), &*a.lang)
-                })
-                .collect();
-            let d = also_missing(d, &rest, more);
-            report(d, cx);
+            report(
+                &|| {
+                    let first = &graph.alts(q)[i];
+                    let d = Diagnostic::new(
+                        &META,
+                        page.loc_span.clone(),
+                        format!(
+                            "`{}` (`{}`) is missing from the alternates of this page",
+                            graph.href(first),
+                            first.lang
+                        ),
+                    )
+                    .with_label("its cluster lists more alternates than this page")
+                    .with_secondary(
+                        first.href_span.clone(),
+                        format!("listed by `{}`", graph.pages[q].loc),
+                    )
+                    .with_help(format!(
+                        "every page of a cluster lists the same alternates: add `<xhtml:link rel=\"alternate\" hreflang=\"{}\" href=\"{}\"/>`",
+                        first.lang,
+                        graph.href(first)
+                    ));
+                    let rest: Vec<(&str, &str)> = missing[1..]
+                        .iter()
+                        .map(|&(mq, mi)| {
+                            let a = &graph.alts(mq)[mi];
+                            (graph.href(a), &*a.lang)
+                        })
+                        .collect();
+                    also_missing(d, &rest, more)
+                },
+                cx,
+            );
         }
     }
 }

@@ -116,34 +116,127 @@ impl Rule for Check {
 }
 
 /// How `href` differs from `loc` when it is nearly the same URL: a trailing slash, the scheme,
-/// or the case of the scheme and host.
+/// or the case of the scheme and host. Compares in place: a file where every entry lacks its
+/// self-link asks this of every alternate of the first thousand entries.
 fn near_miss(loc: &str, href: &str) -> Option<&'static str> {
     if loc.trim_end_matches('/') == href.trim_end_matches('/') {
         return Some("only by a trailing slash");
     }
-    let split = |u: &str| -> Option<(String, String)> {
-        let (scheme, rest) = u.split_once("://")?;
-        let host_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
-        Some((
-            scheme.to_ascii_lowercase(),
-            format!(
-                "{}{}",
-                rest[..host_end].to_ascii_lowercase(),
-                &rest[host_end..]
-            ),
-        ))
-    };
-    let (ls, lr) = split(loc)?;
-    let (hs, hr) = split(href)?;
-    if lr == hr && ls != hs {
-        return Some("only by its scheme");
+    let (ls, lh, lp) = url_parts(loc)?;
+    let (hs, hh, hp) = url_parts(href)?;
+    if lp != hp {
+        return None;
     }
-    if lr == hr {
-        return Some("only by the case of the scheme or host");
+    if lh.eq_ignore_ascii_case(hh) {
+        return Some(if ls.eq_ignore_ascii_case(hs) {
+            "only by the case of the scheme or host"
+        } else {
+            "only by its scheme"
+        });
     }
-    let (lw, hw) = (
-        lr.strip_prefix("www.").unwrap_or(&lr),
-        hr.strip_prefix("www.").unwrap_or(&hr),
-    );
-    (lw == hw).then_some("only by `www.`")
+    strip_www(lh)
+        .eq_ignore_ascii_case(strip_www(hh))
+        .then_some("only by `www.`")
+}
+
+/// A URL's scheme, host (everything up to the first `/`, `?` or `#` after `://`) and the rest.
+fn url_parts(u: &str) -> Option<(&str, &str, &str)> {
+    let (scheme, rest) = u.split_once("://")?;
+    let host_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    let (host, path) = rest.split_at(host_end);
+    Some((scheme, host, path))
+}
+
+/// `host` without a leading `www.` in any case.
+fn strip_www(host: &str) -> &str {
+    match host.get(..4) {
+        Some(w) if w.eq_ignore_ascii_case("www.") => &host[4..],
+        _ => host,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::near_miss;
+
+    /// The comparison as first written (lowercased copies), kept as the reference.
+    fn near_miss_by_copies(loc: &str, href: &str) -> Option<&'static str> {
+        if loc.trim_end_matches('/') == href.trim_end_matches('/') {
+            return Some("only by a trailing slash");
+        }
+        let split = |u: &str| -> Option<(String, String)> {
+            let (scheme, rest) = u.split_once("://")?;
+            let host_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+            Some((
+                scheme.to_ascii_lowercase(),
+                format!(
+                    "{}{}",
+                    rest[..host_end].to_ascii_lowercase(),
+                    &rest[host_end..]
+                ),
+            ))
+        };
+        let (ls, lr) = split(loc)?;
+        let (hs, hr) = split(href)?;
+        if lr == hr && ls != hs {
+            return Some("only by its scheme");
+        }
+        if lr == hr {
+            return Some("only by the case of the scheme or host");
+        }
+        let (lw, hw) = (
+            lr.strip_prefix("www.").unwrap_or(&lr),
+            hr.strip_prefix("www.").unwrap_or(&hr),
+        );
+        (lw == hw).then_some("only by `www.`")
+    }
+
+    #[test]
+    fn near_miss_agrees_with_the_comparison_of_lowercased_copies() {
+        let schemes = ["https", "HTTPS", "http", "Http", "ftp", ""];
+        let hosts = [
+            "www.example.com",
+            "WWW.Example.com",
+            "example.com",
+            "EXAMPLE.COM",
+            "www.",
+            "WwW.",
+            "ww",
+            "www",
+            "wwwexample.com",
+            "www.www.example.com",
+            "exämple.com",
+            "EXÄMPLE.com",
+            "",
+        ];
+        let rests = ["", "/", "/a", "/A", "/a/", "?q=1", "#x", "/www./", "/ä"];
+        let mut urls = vec![String::new(), "no scheme".to_string(), "://".to_string()];
+        for s in schemes {
+            for h in hosts {
+                for r in rests {
+                    urls.push(format!("{s}://{h}{r}"));
+                }
+            }
+        }
+        let mut named = 0;
+        for loc in &urls {
+            for href in &urls {
+                let got = near_miss(loc, href);
+                assert_eq!(got, near_miss_by_copies(loc, href), "{loc:?} {href:?}");
+                named += usize::from(got.is_some());
+            }
+        }
+        // Every kind of near miss occurs among the pairs.
+        for why in [
+            "only by a trailing slash",
+            "only by its scheme",
+            "only by the case of the scheme or host",
+            "only by `www.`",
+        ] {
+            assert!(urls
+                .iter()
+                .any(|l| urls.iter().any(|h| near_miss(l, h) == Some(why))));
+        }
+        assert!(named > 1_000);
+    }
 }
