@@ -20,9 +20,12 @@ impl<'a, 'f> Walker<'a, 'f> {
         particles: &'static [Particle],
         el: &Element<'a>,
     ) {
+        let ns = decl.extension.namespace();
+        if self.sequence_in_order(particles, ns, el) {
+            return;
+        }
         let base = el.base();
         let prefix = self.prefix(el);
-        let ns = decl.extension.namespace();
         // Per particle, on the stack (`MAX_PARTICLES` is checked against the tables at compile
         // time): how many children matched it, the first of them, and whether a diagnostic
         // already accounts for it (no "missing" report for it).
@@ -247,6 +250,54 @@ impl<'a, 'f> Walker<'a, 'f> {
             secondary,
             Some(help),
         );
+    }
+
+    /// The usual case of [`Walker::sequence`]: only elements of the extension's namespace, each
+    /// matching a particle, in the particles' order and within their counts, every required one
+    /// present, and no text but whitespace. The matcher reports nothing then, so the children are
+    /// validated as it would validate them, without its bookkeeping (first matches, order and
+    /// wrapper groups). `false`, having validated nothing, when anything is out of place.
+    fn sequence_in_order(
+        &mut self,
+        particles: &'static [Particle],
+        ns: &str,
+        el: &Element<'a>,
+    ) -> bool {
+        let mut counts = [0u32; MAX_PARTICLES];
+        let mut last = 0;
+        for node in el.node.children() {
+            if node.is_element() {
+                let name = node.tag_name();
+                if name.namespace() != Some(ns) {
+                    return false;
+                }
+                let Some(i) = particles.iter().position(|p| p.element.name == name.name()) else {
+                    return false;
+                };
+                let Some(count) = counts.get_mut(i) else {
+                    return false;
+                };
+                *count = count.saturating_add(1);
+                if i < last || *count > particles[i].max.unwrap_or(u32::MAX) {
+                    return false;
+                }
+                last = i;
+            } else if node.is_text() && !is_xml_blank(node.text().unwrap_or("")) {
+                return false;
+            }
+        }
+        if particles.iter().zip(counts).any(|(p, n)| n < p.min) {
+            return false;
+        }
+        let base = el.base();
+        for node in el.node.children().filter(|n| n.is_element()) {
+            let name = node.tag_name().name();
+            if let Some(p) = particles.iter().find(|p| p.element.name == name) {
+                let child = Element::new(node, base, self.source);
+                self.validate(p.element, &child, p.min == 0);
+            }
+        }
+        true
     }
 
     /// Reports children out of order: `group.members` come after `seen[group.later]` but must
