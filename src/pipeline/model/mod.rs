@@ -1027,6 +1027,14 @@ pub fn build_value<'a>(element: Element<'a>, base: usize, source: &'a str) -> Va
             // roxmltree merges text and CDATA sections into one node whose range covers only
             // the first of them: the content ends where the end tag starts.
             let end_tag = || {
+                // Usually the end tag starts right where the text ends: a `</` in content is
+                // always an end tag, and after a child of this element it is this element's.
+                let after = r.end + base;
+                if after < element.span.end
+                    && source.as_bytes().get(after..after + 2) == Some(b"</".as_slice())
+                {
+                    return Some(after);
+                }
                 source
                     .get(element.span.clone())
                     .and_then(last_end_tag)
@@ -1108,6 +1116,35 @@ mod tests {
             let r = v.source_range_in_trimmed(xml, amp..amp + 1);
             assert_eq!(&xml[r], "&amp;");
         });
+    }
+
+    /// The content of a value ends where its end tag starts, whether the text is one node, text
+    /// and CDATA that roxmltree merges (its range covers only the first), or text around a
+    /// comment or with references.
+    #[test]
+    fn value_content_ends_at_the_end_tag() {
+        for inner in [
+            "https://a.example/",
+            "  https://a.example/\n",
+            "https://a.example/?a=1&amp;b=2",
+            "https://a.example/<![CDATA[x]]>",
+            "<![CDATA[https://a.example/]]>y",
+            "a<![CDATA[b]]>c<![CDATA[d]]>",
+            "https://a<!-- c -->.example/",
+            "https://a<?pi x?>.example/",
+            "&#x68;ttps://a.example/",
+        ] {
+            let xml = format!(
+                "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\"><url><loc>{inner}</loc></url></urlset>"
+            );
+            with_model(&xml, |m| {
+                let e: Vec<Entry<'_>> =
+                    (0..m.entries().len()).filter_map(|i| m.filled(i)).collect();
+                let v = e[0].loc().unwrap();
+                let start = xml.find("<loc>").unwrap() + "<loc>".len();
+                assert_eq!(v.content, start..xml.rfind("</loc>").unwrap(), "{inner}");
+            });
+        }
     }
 
     #[test]
