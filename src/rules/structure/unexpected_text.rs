@@ -133,6 +133,9 @@ impl Rule for Check {
     }
 
     fn check_entry(&self, sitemap: &Sitemap<'_>, entry: &Entry<'_>, cx: &mut Context<'_>) {
+        if entry.stray_text.is_empty() {
+            return;
+        }
         let name = crate::diagnostic::shown(entry.element.qualified_name(sitemap.source));
         let has_loc = entry.field(Field::Loc).is_some();
         for span in &entry.stray_text {
