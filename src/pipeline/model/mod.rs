@@ -1028,9 +1028,11 @@ pub fn build_value<'a>(element: Element<'a>, base: usize, source: &'a str) -> Va
             // the first of them: the content ends where the end tag starts.
             let end_tag = || {
                 // Usually the end tag starts right where the text ends: a `</` in content is
-                // always an end tag, and after a child of this element it is this element's.
+                // always an end tag, and after a child of this element it is this element's
+                // (after text inside a misplaced child element, it is that element's).
                 let after = r.end + base;
-                if after < element.span.end
+                if first.parent() == Some(node)
+                    && after < element.span.end
                     && source.as_bytes().get(after..after + 2) == Some(b"</".as_slice())
                 {
                     return Some(after);
@@ -1120,20 +1122,25 @@ mod tests {
 
     /// The content of a value ends where its end tag starts, whether the text is one node, text
     /// and CDATA that roxmltree merges (its range covers only the first), or text around a
-    /// comment or with references.
+    /// comment or with references. When the value is only inside a misplaced child element, it
+    /// starts at that text and still ends at the value's own end tag, not the child's.
     #[test]
     fn value_content_ends_at_the_end_tag() {
-        for inner in [
-            "https://a.example/",
-            "  https://a.example/\n",
-            "https://a.example/?a=1&amp;b=2",
-            "https://a.example/<![CDATA[x]]>",
-            "<![CDATA[https://a.example/]]>y",
-            "a<![CDATA[b]]>c<![CDATA[d]]>",
-            "https://a<!-- c -->.example/",
-            "https://a<?pi x?>.example/",
-            "&#x68;ttps://a.example/",
-        ] {
+        // (the value's inner text, whether it is only inside a misplaced child element)
+        let cases = [
+            ("https://a.example/", false),
+            ("  https://a.example/\n", false),
+            ("https://a.example/?a=1&amp;b=2", false),
+            ("https://a.example/<![CDATA[x]]>", false),
+            ("<![CDATA[https://a.example/]]>y", false),
+            ("a<![CDATA[b]]>c<![CDATA[d]]>", false),
+            ("https://a<!-- c -->.example/", false),
+            ("https://a<?pi x?>.example/", false),
+            ("&#x68;ttps://a.example/", false),
+            ("<a>https://a.example/</a>", true),
+            ("<a><b>https://a.example/</b></a> ", true),
+        ];
+        for (inner, nested) in cases {
             let xml = format!(
                 "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\"><url><loc>{inner}</loc></url></urlset>"
             );
@@ -1141,7 +1148,13 @@ mod tests {
                 let e: Vec<Entry<'_>> =
                     (0..m.entries().len()).filter_map(|i| m.filled(i)).collect();
                 let v = e[0].loc().unwrap();
-                let start = xml.find("<loc>").unwrap() + "<loc>".len();
+                let start = xml.find("<loc>").unwrap()
+                    + "<loc>".len()
+                    + if nested {
+                        inner.find("https").unwrap()
+                    } else {
+                        0
+                    };
                 assert_eq!(v.content, start..xml.rfind("</loc>").unwrap(), "{inner}");
             });
         }
