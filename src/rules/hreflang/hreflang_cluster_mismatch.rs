@@ -102,45 +102,48 @@ const MAX_COMPARED: usize = 16;
 /// Missing alternates named per page at most.
 const MAX_NAMED: usize = 8;
 
-/// An order-independent fingerprint of a page's list: the sum of the hashes of its distinct
-/// (href, lowercase code) pairs.
-fn fingerprint(graph: &Graph<'_>, page: usize) -> u64 {
+/// The sum of `hash` over the distinct keys of a sequence whose equal keys are adjacent (a
+/// page's alternates, sorted by URL, then code): an order-independent fingerprint of the set.
+fn sum_of_distinct<K: PartialEq + Copy>(
+    keys: impl Iterator<Item = K>,
+    hash: impl Fn(K) -> u64,
+) -> u64 {
     let mut sum = 0u64;
-    let mut previous: Option<(u32, u128)> = None;
-    for alt in graph.alts(page) {
-        if previous == Some((alt.target, alt.code)) {
+    let mut previous: Option<K> = None;
+    for key in keys {
+        if previous == Some(key) {
             continue;
         }
-        previous = Some((alt.target, alt.code));
-        let mut h = FastHasher::default();
-        h.write_u32(alt.target);
-        h.write_u128(alt.code);
-        sum = sum.wrapping_add(mixed(h.finish()));
+        previous = Some(key);
+        sum = sum.wrapping_add(hash(key));
     }
     sum
 }
 
+/// An order-independent fingerprint of a page's list: the sum of the hashes of its distinct
+/// (href, lowercase code) pairs.
+fn fingerprint(graph: &Graph<'_>, page: usize) -> u64 {
+    let pairs = graph.alts(page).iter().map(|alt| (alt.target, alt.code));
+    sum_of_distinct(pairs, |(target, code)| {
+        let mut h = FastHasher::default();
+        h.write_u32(target);
+        h.write_u128(code);
+        mixed(h.finish())
+    })
+}
+
 /// An order-independent fingerprint of the URLs a page reaches: its own and those of its
-/// alternates, each once, whatever the codes. Two pages with the same reach list each other's
-/// alternates (a page that lacks only its self-link included).
-fn reach(graph: &Graph<'_>, page: usize) -> u64 {
-    let own = graph.pages[page].id;
-    let mut sum = 0u64;
-    let mut listed_own = false;
-    let mut previous: Option<u32> = None;
-    // The alternates are sorted by URL: the same target comes in one run.
-    for alt in graph.alts(page) {
-        if previous == Some(alt.target) {
-            continue;
-        }
-        previous = Some(alt.target);
-        listed_own |= alt.target == own;
-        sum = sum.wrapping_add(target_hash(alt.target));
+/// alternates, each once, whatever the codes (`listed_self`: whether the alternates include its
+/// own URL). Two pages with the same reach list each other's alternates (a page that lacks only
+/// its self-link included).
+fn reach(graph: &Graph<'_>, page: usize, listed_self: bool) -> u64 {
+    let targets = graph.alts(page).iter().map(|alt| alt.target);
+    let sum = sum_of_distinct(targets, target_hash);
+    if listed_self {
+        sum
+    } else {
+        sum.wrapping_add(target_hash(graph.pages[page].id))
     }
-    if !listed_own {
-        sum = sum.wrapping_add(target_hash(own));
-    }
-    sum
 }
 
 fn target_hash(target: u32) -> u64 {
@@ -155,13 +158,17 @@ pub(crate) fn check(graph: &Graph<'_>, index: &Index, cx: &mut Context<'_>) {
         let prints: Vec<u64> = (0..graph.pages.len())
             .map(|p| fingerprint(graph, p))
             .collect();
-        let reaches: Vec<u64> = (0..graph.pages.len()).map(|p| reach(graph, p)).collect();
         // Whether each page lists itself: one that does not gives itself no code to compare.
         let listed_self: Vec<bool> = graph
             .pages
             .iter()
             .enumerate()
             .map(|(p, page)| graph.lists(p, page.id))
+            .collect();
+        let reaches: Vec<u64> = listed_self
+            .iter()
+            .enumerate()
+            .map(|(p, &listed)| reach(graph, p, listed))
             .collect();
         // Steps of the comparisons below, bounded so that pathological files stay linear.
         let mut budget = graph.links.len().saturating_mul(32) + 100_000;
