@@ -127,12 +127,13 @@ fn read_parallel(_: &std::fs::File, _: u64, _: u64, _: usize) -> io::Result<Opti
 }
 
 /// Room for `len` bytes, and for a file large enough to be split, the copies of the root's tags
-/// that [`crate::pipeline::split::layout`] writes between the pieces: laid out in the same allocation,
-/// the text is never copied into a larger one (which, with both alive for a moment, would
-/// double the peak memory).
+/// and the comments that [`crate::pipeline::split::layout`] writes between the pieces: laid out
+/// in the same allocation, the text is never copied into a larger one (which, with both alive
+/// for a moment, would double the peak memory). Room never written to is address space, not
+/// memory.
 fn with_slack(len: usize) -> usize {
     if len >= crate::pipeline::split::DEFAULT_SPLIT_MIN {
-        len.saturating_add(crate::pipeline::split::SLACK)
+        len.saturating_add(crate::pipeline::split::slack(len))
     } else {
         len
     }
