@@ -631,8 +631,32 @@ impl<'s, 'c> Walk<'s, 'c> {
         for rule in self.enabled {
             rule.check_sitemap(&sitemap, &mut self.cx);
         }
-        for collector in self.collectors {
-            collector.finish(&sitemap, &mut self.cx);
+        // The parts some collectors leave run beside the other collectors' `finish`, each into
+        // a context of its own, whose findings are then taken in order.
+        let (parted, plain): (Vec<_>, Vec<_>) =
+            self.collectors.into_iter().partition(|c| c.has_parts());
+        let mut parts = Vec::new();
+        for collector in parted {
+            parts.extend(collector.finish_parts(&sitemap, &mut self.cx));
+        }
+        let threads = self.cx.settings.threads;
+        let forks: Vec<_> = parts.into_iter().map(|p| (p, self.cx.fork())).collect();
+        let cx = &mut self.cx;
+        let (forks, ()) = exec::beside(
+            forks,
+            threads,
+            || {
+                for collector in plain {
+                    collector.finish(&sitemap, cx);
+                }
+            },
+            |(part, mut fork)| {
+                part(&mut fork);
+                fork
+            },
+        );
+        for fork in forks {
+            self.cx.absorb(fork);
         }
         *site = self.site;
         let mut out = self.out;

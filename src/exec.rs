@@ -10,6 +10,8 @@
 //!   in document order to the one walk that needs them in order (the collectors);
 //! - [`all`]: a parallel `all` over a few items (reading a large file in parts, parsing the
 //!   pieces of a split file up front);
+//! - [`beside`]: a few items mapped in parallel beside other work on the calling thread (the
+//!   parts of the collectors' end of file, see `rule::Collector::finish_parts`);
 //! - [`cores`]: how many threads the machine runs at once.
 //!
 //! This module imports nothing else of the crate, so any layer may use it.
@@ -461,6 +463,46 @@ impl<S> Drop for StopOnPanic<'_, S> {
     }
 }
 
+/// Runs `first` on the calling thread and `f` on every item, the items taken in turn by up to
+/// `threads - 1` helpers and, once `first` returns, by the calling thread: the results of `f`
+/// in the items' order, and `first`'s. With one thread, `first` and then the items in order. A
+/// panic goes on unwinding on the calling thread once every thread has stopped.
+pub fn beside<T: Send, R: Send, F>(
+    items: Vec<T>,
+    threads: usize,
+    first: impl FnOnce() -> F,
+    f: impl Fn(T) -> R + Sync,
+) -> (Vec<R>, F) {
+    let n = items.len();
+    let threads = threads.clamp(1, n + 1);
+    let items = Mutex::new(items.into_iter().enumerate());
+    let done: Mutex<Vec<(usize, R)>> = Mutex::new(Vec::with_capacity(n));
+    let work = || loop {
+        let Some((i, item)) = lock(&items).next() else {
+            return;
+        };
+        let r = f(item);
+        lock(&done).push((i, r));
+    };
+    let first = if threads == 1 {
+        let out = first();
+        work();
+        out
+    } else {
+        thread::scope(|s| {
+            for _ in 1..threads {
+                s.spawn(work);
+            }
+            let out = first();
+            work();
+            out
+        })
+    };
+    let mut done = done.into_inner().unwrap_or_else(PoisonError::into_inner);
+    done.sort_unstable_by_key(|&(i, _)| i);
+    (done.into_iter().map(|(_, r)| r).collect(), first)
+}
+
 /// Whether `f` holds for every item, run on up to `threads` threads (the calling one among
 /// them) taking the items in turn. Stops at the first `false` (or panic, which counts as
 /// `false`): the items not yet taken are skipped.
@@ -740,6 +782,52 @@ mod tests {
                     i
                 },
                 |_| {},
+            )
+        }));
+        assert!(r.is_err());
+    }
+
+    #[test]
+    fn beside_maps_in_order_while_the_caller_works_and_a_panic_goes_on() {
+        for threads in [1, 2, 4] {
+            let helped = AtomicUsize::new(0);
+            let caller = thread::current().id();
+            let (out, first) = beside(
+                (0..50).collect(),
+                threads,
+                || {
+                    // The items start before this ends, on the helpers (one thread: after it).
+                    let start = std::time::Instant::now();
+                    while threads > 1
+                        && helped.load(Ordering::Relaxed) == 0
+                        && start.elapsed().as_secs() < 10
+                    {
+                        thread::sleep(std::time::Duration::from_millis(1));
+                    }
+                    "first"
+                },
+                |i: usize| {
+                    if thread::current().id() != caller {
+                        helped.fetch_add(1, Ordering::Relaxed);
+                    }
+                    i * 3
+                },
+            );
+            assert_eq!(first, "first");
+            assert_eq!(out, (0..50).map(|i| i * 3).collect::<Vec<_>>());
+            // One thread: all on the caller; more: the helpers took some while it waited.
+            assert_eq!(helped.load(Ordering::Relaxed) > 0, threads > 1, "{threads}");
+        }
+        let (none, ()) = beside(Vec::<usize>::new(), 2, || (), |i| i);
+        assert!(none.is_empty());
+        let r = catch_unwind(AssertUnwindSafe(|| {
+            beside(
+                (0..20).collect(),
+                2,
+                || (),
+                |i: usize| {
+                    assert!(i != 7, "seven");
+                },
             )
         }));
         assert!(r.is_err());

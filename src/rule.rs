@@ -91,6 +91,14 @@ impl<'a> Context<'a> {
         }
     }
 
+    /// A context for more findings of the same file: the same settings and suppression
+    /// comments, nothing reported yet (see [`Collector::finish_parts`]).
+    pub fn fork(&self) -> Context<'a> {
+        let mut cx = Context::new(self.settings);
+        cx.suppress = self.suppress.clone();
+        cx
+    }
+
     /// Checks the findings reported from now on against the file's suppression comments.
     pub fn set_suppressions(&mut self, s: Option<Arc<dyn Suppress>>) {
         self.suppress = s;
@@ -452,7 +460,26 @@ pub trait Collector<'a> {
 
     /// After every entry, with the whole [`Sitemap`].
     fn finish(self: Box<Self>, sitemap: &Sitemap<'a>, cx: &mut Context<'_>);
+
+    /// Whether [`Collector::finish_parts`] may leave parts (then the engine calls it before the
+    /// other collectors' `finish`, so that the parts run beside them).
+    fn has_parts(&self) -> bool {
+        false
+    }
+
+    /// [`Collector::finish`] with the long work left as independent [`Part`]s, which the engine
+    /// runs on the executor's threads, each into a [`Context::fork`] of its own, and then takes
+    /// their findings in order ([`Context::absorb`]). One rule's findings come from one part, so
+    /// that its cap keeps the same ones as [`Collector::finish`] would.
+    fn finish_parts(self: Box<Self>, sitemap: &Sitemap<'a>, cx: &mut Context<'_>) -> Vec<Part<'a>> {
+        self.finish(sitemap, cx);
+        Vec::new()
+    }
 }
+
+/// Work a collector leaves for the end of the file that may run beside other work (see
+/// [`Collector::finish_parts`]).
+pub type Part<'a> = Box<dyn FnOnce(&mut Context<'_>) + Send + 'a>;
 
 #[cfg(test)]
 mod tests {

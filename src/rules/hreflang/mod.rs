@@ -8,11 +8,12 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::ops::Range;
+use std::sync::Arc;
 
 use crate::diagnostic::Diagnostic;
 use crate::pipeline::model::links;
 use crate::pipeline::model::{detach, Entry, EntryKind, Sitemap, MAX_ENTRIES};
-use crate::rule::{Collector, Context, RuleMeta};
+use crate::rule::{Collector, Context, Part, RuleMeta};
 use crate::values::text::{trim_ws, trim_xml};
 
 pub mod hreflang_cluster_mismatch;
@@ -76,19 +77,48 @@ impl<'a> Collector<'a> for GraphCollector<'a> {
         }
     }
 
-    fn finish(self: Box<Self>, _sitemap: &Sitemap<'a>, cx: &mut Context<'_>) {
-        let Some(mut graph) = self.graph else { return };
-        if graph.links.is_empty() {
-            return; // no alternates: nothing to check
-        }
-        let index = graph.index();
-        for rule in &GRAPH_RULES {
-            if cx.settings.severity_of(rule.meta).is_some() {
-                (rule.check)(&graph, &index, cx);
-            }
+    fn finish(self: Box<Self>, sitemap: &Sitemap<'a>, cx: &mut Context<'_>) {
+        for part in self.finish_parts(sitemap, cx) {
+            part(cx);
         }
     }
+
+    fn has_parts(&self) -> bool {
+        self.graph
+            .as_ref()
+            .is_some_and(|g| g.links.len() >= SIDE_BY_SIDE)
+    }
+
+    /// The check of each graph rule that is on, over the one graph: the two may run side by
+    /// side (the slower first).
+    fn finish_parts(
+        self: Box<Self>,
+        _sitemap: &Sitemap<'a>,
+        cx: &mut Context<'_>,
+    ) -> Vec<Part<'a>> {
+        let Some(mut graph) = self.graph else {
+            return Vec::new();
+        };
+        if graph.links.is_empty() {
+            return Vec::new(); // no alternates: nothing to check
+        }
+        let index = graph.index();
+        let shared = Arc::new((graph, index));
+        GRAPH_RULES
+            .iter()
+            .rev()
+            .filter(|rule| cx.settings.severity_of(rule.meta).is_some())
+            .map(|rule| {
+                let (shared, check) = (Arc::clone(&shared), rule.check);
+                Box::new(move |cx: &mut Context<'_>| check(&shared.0, &shared.1, cx)) as Part<'a>
+            })
+            .collect()
+    }
 }
+
+/// From this many alternates in a file, the two graph checks may run side by side (see
+/// [`Collector::finish_parts`]): below it, a thread costs more than it saves.
+const SIDE_BY_SIDE: usize = 20_000;
 
 /// A place in another file of the set, where a finding across files puts a label (see
 /// [`crate::site_set`] and [`crate::diagnostic::Elsewhere`]).
@@ -549,9 +579,8 @@ mod tests {
             .collect()
     }
 
-    /// A large file gives both graph rules' findings alike on one thread and on two (the two
-    /// checks ran side by side on two threads from 20,000 alternates until they shared one graph
-    /// collector; an executor may run them so again).
+    /// A large file gives both graph rules' findings alike on one thread and on two (from
+    /// [`super::SIDE_BY_SIDE`] alternates the two checks run side by side).
     #[test]
     fn one_thread_and_two_report_the_same() {
         let xml = clusters_file();
