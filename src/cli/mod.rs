@@ -574,6 +574,7 @@ fn check(mut args: CheckArgs, stdout: &mut dyn Write) -> io::Result<u8> {
             RenderOptions {
                 color,
                 root: Some(walk::repo_root(&cwd)),
+                threads: args.jobs.map_or_else(exec::cores, NonZeroUsize::get),
             },
         )
     };

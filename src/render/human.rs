@@ -38,23 +38,59 @@ impl Renderer for Human {
     }
 }
 
+/// From this many diagnostics in a file, they are rendered in chunks of [`CHUNK`] on up to
+/// [`RenderOptions::threads`] threads and written in order: codespan takes about 40,000
+/// instructions for one diagnostic, and 3,000 of them were a tenth of the time of a 52 MB file
+/// checked on two threads, all of it on one.
+const PARALLEL_FROM: usize = 512;
+
+/// Diagnostics rendered together on one thread (see [`PARALLEL_FROM`]).
+const CHUNK: usize = 128;
+
 fn render_file(report: &FileReport, out: &mut dyn Write, options: RenderOptions) -> io::Result<()> {
     let config = Config::default();
-    {
+    let source = &report.source;
+    if options.threads < 2 || report.diagnostics.len() < PARALLEL_FROM {
         for d in &report.diagnostics {
-            let excerpt = Excerpt::build(&report.source, d);
-            let cs = excerpt.diagnostic(d);
-            if d.severity == Severity::Info {
-                // codespan names this severity `note`; sitemap-lint's word is `info` everywhere.
-                let mut text = Vec::new();
-                emit(&mut text, &options, &config, &excerpt, &cs)?;
-                out.write_all(&info_header(text))?;
-            } else {
-                emit(out, &options, &config, &excerpt, &cs)?;
-            }
+            render_one(source, d, &options, &config, out)?;
         }
+        return Ok(());
     }
-    Ok(())
+    // The text and its line index are made once, before the threads read them.
+    let _ = source.line_index(0);
+    let chunks: Vec<&[Diagnostic]> = report.diagnostics.chunks(CHUNK).collect();
+    crate::exec::ordered(
+        chunks.len(),
+        options.threads,
+        |i| {
+            let mut text = Vec::new();
+            for d in chunks[i] {
+                render_one(source, d, &options, &config, &mut text)?;
+            }
+            Ok(text)
+        },
+        |text| text.as_ref().map_or(0, Vec::len),
+        |_, text| out.write_all(&text?),
+    )
+}
+
+fn render_one(
+    source: &SourceFile,
+    d: &Diagnostic,
+    options: &RenderOptions,
+    config: &Config,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let excerpt = Excerpt::build(source, d);
+    let cs = excerpt.diagnostic(d);
+    if d.severity == Severity::Info {
+        // codespan names this severity `note`; sitemap-lint's word is `info` everywhere.
+        let mut text = Vec::new();
+        emit(&mut text, options, config, &excerpt, &cs)?;
+        out.write_all(&info_header(text))
+    } else {
+        emit(out, options, config, &excerpt, &cs)
+    }
 }
 
 fn emit(
@@ -401,6 +437,57 @@ impl<'f> Files<'f> for Excerpt<'_> {
                 given: line_index,
                 max: self.lines.len().saturating_sub(1),
             }),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{check_reader, Settings};
+
+    /// Many findings are rendered on several threads exactly as on one: the chunks are written
+    /// in order, errors and infos (whose header is renamed), short and excerpted lines alike.
+    #[test]
+    fn many_findings_render_the_same_on_several_threads() {
+        let mut xml = String::from(
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n",
+        );
+        for i in 0..700 {
+            // Every third line is longer than LONG_LINE: shown as an excerpt.
+            let pad = "p".repeat(if i % 3 == 0 { 300 } else { 1 });
+            xml.push_str(&format!(
+                "<url><loc>https://example.com/{i}/{pad}</loc><lastmod>2999-01-01</lastmod><changefreq>sometimes</changefreq></url>\n"
+            ));
+        }
+        xml.push_str("</urlset>\n");
+        let report = check_reader("t.xml", xml.as_bytes(), &Settings::default()).unwrap();
+        let n = report.diagnostics.len();
+        assert!(n >= 2 * PARALLEL_FROM, "{n} findings");
+        assert!(report
+            .diagnostics
+            .iter()
+            .any(|d| d.severity == Severity::Info));
+        assert!(report
+            .diagnostics
+            .iter()
+            .any(|d| d.severity == Severity::Error));
+        for color in [false, true] {
+            let render = |threads| {
+                let mut out = Vec::new();
+                let options = RenderOptions {
+                    color,
+                    threads,
+                    ..RenderOptions::default()
+                };
+                render_file(&report, &mut out, options).unwrap();
+                String::from_utf8(out).unwrap()
+            };
+            let one = render(1);
+            assert_eq!(one.matches("[changefreq-invalid]").count(), 700);
+            assert!(one.contains("info[lastmod-future]") || one.contains("info\u{1b}"));
+            assert_eq!(render(2), one, "color {color}");
+            assert_eq!(render(3), one, "color {color}");
         }
     }
 }

@@ -55,6 +55,9 @@ pub struct RenderOptions {
     pub color: bool,
     /// The absolute directory repository paths are relative to (SARIF `%SRCROOT%`).
     pub root: Option<std::path::PathBuf>,
+    /// Threads a renderer may use for a file with many findings (human format; 0 or 1: the
+    /// calling thread only).
+    pub threads: usize,
 }
 
 /// Totals over all files.
