@@ -20,9 +20,10 @@
 //! tag ([`padding`]): roxmltree sizes a document's list of nodes by the `<` in its text, and a
 //! pretty-printed sitemap has about 1.6 nodes per `<` (the whitespace between tags), so without
 //! it the list of every piece is grown once, copying it whole (1.3 % of the instructions of a
-//! check of the 52 MB benchmark file, 2 % of the 11 MB one). The comment is outside the root element: no rule sees it, and it keeps the argument
-//! above, as it opens with `<!--` (two hyphens, which end a piece cut inside a comment with an
-//! error) and holds no `?>`, `]]>` or quote.
+//! check of the 52 MB benchmark file, 2 % of the 11 MB one). The comment is outside the root
+//! element, so no rule sees it, and it keeps the argument above: it holds no `?>`, `]]>` or
+//! quote, and opens with `<!--`, whose two hyphens a comment may not hold, so a piece cut inside
+//! a comment of the file still fails to parse.
 
 use std::ops::Range;
 use std::sync::OnceLock;
@@ -300,8 +301,8 @@ fn padding(len: usize, per_mib: usize) -> usize {
 
 /// The `<` to add per MiB of text for the nodes of `sample` (the text after the root's start
 /// tag) to fit in roxmltree's first reservation (see [`padding`]), at most one per
-/// [`PADDING_DIVISOR`] bytes; 0 when it has fewer nodes than `<`, or too few tags to
-/// tell. Nodes are estimated from the bytes: a `<` that is not an end tag's starts an element,
+/// [`PADDING_DIVISOR`] bytes; 0 when its nodes and a sixteenth fit in as many as its `<`, or it
+/// has too few tags to tell. Nodes are estimated from the bytes: a `<` that is not an end tag's starts an element,
 /// a comment, a processing instruction or a CDATA section, and a `>` followed by anything but
 /// `<` is followed by text.
 fn padding_per_mib(sample: &[u8]) -> usize {
