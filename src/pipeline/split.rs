@@ -50,7 +50,10 @@ const MAX_PIECES: usize = 256;
 /// of the root's tags for [`MAX_PIECES`] pieces, when they are 256 bytes long together (a root
 /// with a few namespace declarations) and the delimiters of their comments; [`slack`] adds room
 /// for the comments' `<` (see [`padding`]). More is allocated when needed.
-pub const SLACK: usize = (MAX_PIECES + 1) * (256 + 7);
+const SLACK: usize = (MAX_PIECES + 1) * (256 + COMMENT_DELIMITERS);
+
+/// `<!--` and `-->`, around the `<` of [`padding`].
+const COMMENT_DELIMITERS: usize = 7;
 
 /// The room to keep after a text of `len` bytes read to be split (see [`SLACK`]).
 pub fn slack(len: usize) -> usize {
@@ -169,37 +172,19 @@ pub fn layout(text: String, skip: usize, min: usize) -> Result<Layout, String> {
     } = plan;
     let len = text.len();
     let ends: Vec<usize> = cuts.iter().copied().chain([len]).collect();
-    // The `<` of each piece's comment (none for the last, which ends where the file does).
-    let mut from = 0;
-    let lts: Vec<usize> = ends
-        .iter()
-        .map(|&to| {
-            let body = to - from;
-            from = to;
-            if to < len {
-                padding(body, per_mib)
-            } else {
-                0
-            }
-        })
-        .collect();
-    let comment = |lt: usize| if lt == 0 { 0 } else { lt + 7 };
-    let added =
-        cuts.len() * (open.len() + close.len()) + lts.iter().map(|&lt| comment(lt)).sum::<usize>();
-    let mut bytes = text.into_bytes();
-    // Exactly what the copies need: a doubled capacity would reserve another file's worth.
-    bytes.reserve_exact(added);
-    bytes.resize(len + added, b' ');
     let mut pieces = Vec::with_capacity(ends.len());
+    // Bytes added before the current point: the copies of the tags and the comments.
     let (mut from, mut shift) = (0, 0);
-    for (i, (&to, &lt)) in ends.iter().zip(&lts).enumerate() {
+    for (i, &to) in ends.iter().enumerate() {
         if i > 0 {
             shift += open.len();
         }
         let body_start = from + shift;
         let body_end = body_start + (to - from);
+        // Every piece but the last ends with the root's end tag and the comment of `padding`.
         if to < len {
-            shift += close.len() + comment(lt);
+            let lt = padding(to - from, per_mib);
+            shift += close.len() + if lt == 0 { 0 } else { lt + COMMENT_DELIMITERS };
         }
         pieces.push(Piece {
             // The first piece is parsed from `skip` (see `xml_decl::Prolog::skip`).
@@ -213,20 +198,24 @@ pub fn layout(text: String, skip: usize, min: usize) -> Result<Layout, String> {
         });
         from = to;
     }
+    let mut bytes = text.into_bytes();
+    // Exactly what the copies need: a doubled capacity would reserve another file's worth.
+    bytes.reserve_exact(shift);
+    bytes.resize(len + shift, b' ');
     // From the last piece to the first, so no body is overwritten before it has moved.
-    for (p, &lt) in pieces.iter().zip(&lts).rev() {
+    for p in pieces.iter().rev() {
         bytes.copy_within(p.source_start..p.source_start + p.body.len(), p.body.start);
         if p.range.start < p.body.start && p.source_start > 0 {
             bytes[p.body.start - open.len()..p.body.start].copy_from_slice(open.as_bytes());
         }
         if p.range.end > p.body.end {
             let tail = &mut bytes[p.body.end..p.range.end];
-            let (end_tag, rest) = tail.split_at_mut(close.len());
+            let (end_tag, comment) = tail.split_at_mut(close.len());
             end_tag.copy_from_slice(close.as_bytes());
-            if lt > 0 {
-                rest[..4].copy_from_slice(b"<!--");
-                rest[4..4 + lt].fill(b'<');
-                rest[4 + lt..].copy_from_slice(b"-->");
+            if let Some(lt) = comment.len().checked_sub(COMMENT_DELIMITERS) {
+                comment[..4].copy_from_slice(b"<!--");
+                comment[4..4 + lt].fill(b'<');
+                comment[4 + lt..].copy_from_slice(b"-->");
             }
         }
     }
