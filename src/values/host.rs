@@ -11,10 +11,8 @@ use std::net::{Ipv4Addr, Ipv6Addr};
 /// Ordinary names cost a few string comparisons: only a host that may be an address or is
 /// spelled unusually is parsed.
 pub fn private_host(host: &str) -> Option<&'static str> {
-    if host.starts_with(|c: char| c.is_ascii_digit())
-        || host.starts_with('[')
-        || host.contains('%')
-        || !host.is_ascii()
+    if host.starts_with(|c: char| c.is_ascii_digit() || c == '[')
+        || host.bytes().any(|b| b == b'%' || !b.is_ascii())
     {
         match url::Host::parse(host).ok()? {
             url::Host::Ipv4(a) => ipv4_reason(a),
@@ -29,6 +27,13 @@ pub fn private_host(host: &str) -> Option<&'static str> {
 fn name_reason(name: &str) -> Option<&'static str> {
     // Compared without case and without a lowercase copy: every `<loc>` host comes here.
     let name = name.strip_suffix('.').unwrap_or(name).as_bytes();
+    // Each suffix below ends in `t`, `l` or `a`: most names (`.com`, `.org`) stop here.
+    if !matches!(
+        name.last().map(u8::to_ascii_lowercase),
+        Some(b't' | b'l' | b'a')
+    ) {
+        return None;
+    }
     let ends = |suffix: &str| {
         let suffix = suffix.as_bytes();
         name.eq_ignore_ascii_case(&suffix[1..])
@@ -143,6 +148,9 @@ mod tests {
             "printer.local",
             "api.internal",
             "nas.home.arpa",
+            "Printer.LOCAL",
+            "API.Internal.",
+            "NAS.Home.ARPA",
             "loc%61lhost",
         ] {
             assert!(private_host(host).is_some(), "{host}");
