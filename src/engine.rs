@@ -470,6 +470,9 @@ fn check_entry<'d>(
 struct EntryHooks {
     every: Vec<&'static dyn Rule>,
     foreign: Vec<&'static dyn Rule>,
+    /// `every` without the rules that have no entry check ([`Context::take_idle`]), found on the
+    /// first entry checked (by whichever thread checks one first: every thread finds the same).
+    active: OnceLock<Vec<&'static dyn Rule>>,
 }
 
 impl EntryHooks {
@@ -477,7 +480,11 @@ impl EntryHooks {
         let (foreign, every) = enabled
             .iter()
             .partition(|rule| rule.entry_needs_foreign_children());
-        EntryHooks { every, foreign }
+        EntryHooks {
+            every,
+            foreign,
+            active: OnceLock::new(),
+        }
     }
 }
 
@@ -489,8 +496,19 @@ fn run_entry_hooks(
     hooks: &EntryHooks,
     cx: &mut Context<'_>,
 ) {
-    for rule in &hooks.every {
-        rule.check_entry(head, entry, cx);
+    if let Some(active) = hooks.active.get() {
+        for rule in active {
+            rule.check_entry(head, entry, cx);
+        }
+    } else {
+        let mut active = Vec::with_capacity(hooks.every.len());
+        for &rule in &hooks.every {
+            rule.check_entry(head, entry, cx);
+            if !cx.take_idle() {
+                active.push(rule);
+            }
+        }
+        let _ = hooks.active.set(active);
     }
     if entry.children.iter().any(|c| c.kind == ChildKind::Foreign) {
         for rule in &hooks.foreign {
@@ -1187,5 +1205,73 @@ mod tests {
             checked > 300 && plain > 500,
             "{checked} files, {plain} plain entries"
         );
+    }
+
+    /// The default entry check says it did nothing, and only it: for every rule, its file
+    /// defines `fn check_entry` exactly when a call leaves the context not idle.
+    #[test]
+    fn only_the_default_entry_check_is_idle() {
+        let settings = Settings::default();
+        let text = r#"<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://example.com/</loc></url></urlset>"#;
+        let doc = Document::parse(text).unwrap();
+        let model = crate::pipeline::model::Model::build(&doc, text, 0);
+        let entry = model.filled(0).unwrap();
+        let rules = concat!(env!("CARGO_MANIFEST_DIR"), "/src/rules");
+        let (mut idle, mut busy) = (0, 0);
+        for rule in r::ALL {
+            let module = rule.meta().name.replace('-', "_");
+            let source = std::fs::read_dir(rules)
+                .unwrap()
+                .map(|family| family.unwrap().path().join(format!("{module}.rs")))
+                .find(|path| path.exists())
+                .map(|path| std::fs::read_to_string(path).unwrap())
+                .unwrap_or_else(|| panic!("no file for {module}"));
+            let mut cx = Context::new(&settings);
+            rule.check_entry(&model, &entry, &mut cx);
+            let was_idle = cx.take_idle();
+            assert_eq!(was_idle, !source.contains("fn check_entry("), "{module}");
+            assert!(!cx.take_idle(), "taken");
+            if was_idle {
+                idle += 1;
+            } else {
+                busy += 1;
+            }
+        }
+        assert!(idle >= 20 && busy >= 20, "{idle} idle, {busy} busy");
+    }
+
+    /// The first entry finds the rules with an entry check; the others run only those, and find
+    /// what all the rules find.
+    #[test]
+    fn entries_after_the_first_skip_the_rules_without_an_entry_check() {
+        let settings = Settings::default();
+        let text = r#"<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+<url><loc>https://example.com/ a</loc><priority>2</priority><changefreq>often</changefreq></url>
+<url><loc>https://example.com/ a</loc><priority>2</priority><changefreq>often</changefreq></url>
+</urlset>"#;
+        let doc = Document::parse(text).unwrap();
+        let model = crate::pipeline::model::Model::build(&doc, text, 0);
+        let hooks = EntryHooks::new(r::ALL);
+        let found = |i: usize, hooks: &EntryHooks| {
+            let mut cx = Context::new(&settings);
+            run_entry_hooks(&model, &model.filled(i).unwrap(), hooks, &mut cx);
+            let found: Vec<_> = cx
+                .into_diagnostics()
+                .into_iter()
+                .map(|d| (d.rule.name, d.message))
+                .collect();
+            found
+        };
+        assert!(hooks.active.get().is_none());
+        let first = found(0, &hooks);
+        let active = hooks.active.get().unwrap();
+        assert!(active.len() + 20 <= hooks.every.len(), "{}", active.len());
+        let second = found(1, &hooks);
+        assert_eq!(first.len(), second.len());
+        assert!(first.len() >= 3, "{first:?}");
+        for ((rule, a), (same, b)) in first.iter().zip(&second) {
+            assert_eq!(rule, same);
+            assert_eq!(a, b);
+        }
     }
 }
