@@ -51,9 +51,13 @@ fn run_with_path(
         .env("GIT_CONFIG_GLOBAL", scratch.join("gitconfig"))
         .env("PRE_COMMIT_HOME", scratch.join("pre-commit-home"))
         .env("CARGO_TARGET_DIR", target_dir().join("pre-commit-build"))
-        // The hook's own build is what is tested, not its speed: skip optimisation.
+        // The hook's own build is what is tested, not its speed: skip optimisation, and the
+        // release profile's link-time optimisation over one code unit (74 -> 50 s for this
+        // test from a clean build on two cores).
         .env("CARGO_PROFILE_RELEASE_OPT_LEVEL", "0")
         .env("CARGO_PROFILE_RELEASE_DEBUG", "false")
+        .env("CARGO_PROFILE_RELEASE_LTO", "false")
+        .env("CARGO_PROFILE_RELEASE_CODEGEN_UNITS", "16")
         .env_remove("PRE_COMMIT_ALLOW_NO_CONFIG")
         .env_remove("SKIP")
         .env_remove("NO_COLOR")
