@@ -517,6 +517,9 @@ fn run_entry_hooks(
     } else {
         let mut active = Vec::with_capacity(hooks.every.len());
         for &rule in &hooks.every {
+            // Cleared first: a default check called on this context elsewhere (a test, a later
+            // path) must not make the next rule look idle.
+            cx.take_idle();
             rule.check_entry(head, entry, cx);
             if !cx.take_idle() {
                 active.push(rule);
@@ -1277,7 +1280,37 @@ mod tests {
             found
         };
         assert!(hooks.active.get().is_none());
+        // A stale mark, left on the context by a direct call of a default check, changes
+        // nothing: the rules that report on the first entry go first here, so that the first
+        // of them would be taken for idle and dropped.
+        let entry = model.filled(0).unwrap();
+        let reports = |rule: &&'static dyn Rule| {
+            let mut probe = Context::new(&settings);
+            rule.check_entry(&model, &entry, &mut probe);
+            !probe.into_diagnostics().is_empty()
+        };
+        let idle_rule = r::ALL
+            .iter()
+            .find(|rule| {
+                let mut probe = Context::new(&settings);
+                rule.check_entry(&model, &entry, &mut probe);
+                probe.take_idle()
+            })
+            .unwrap();
+        let (mut ordered, rest): (Vec<&'static dyn Rule>, Vec<_>) =
+            r::ALL.iter().copied().partition(reports);
+        ordered.extend(rest);
+        let fresh = EntryHooks::new(&ordered);
+        let mut cx = Context::new(&settings);
+        idle_rule.check_entry(&model, &entry, &mut cx);
+        run_entry_hooks(&model, &entry, &fresh, &mut cx);
+        let with_stale_mark = cx.into_diagnostics().len();
         let first = found(0, &hooks);
+        assert_eq!(with_stale_mark, first.len());
+        assert_eq!(
+            fresh.active.get().map(Vec::len),
+            hooks.active.get().map(Vec::len)
+        );
         let active = hooks.active.get().unwrap();
         assert!(active.len() + 20 <= hooks.every.len(), "{}", active.len());
         let second = found(1, &hooks);
