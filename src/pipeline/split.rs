@@ -52,8 +52,10 @@ const MAX_PIECES: usize = 256;
 /// for the comments' `<` (see [`padding`]). More is allocated when needed.
 const SLACK: usize = (MAX_PIECES + 1) * (256 + COMMENT_DELIMITERS);
 
-/// `<!--` and `-->`, around the `<` of [`padding`].
-const COMMENT_DELIMITERS: usize = 7;
+/// What opens and closes the comment around the `<` of [`padding`].
+const COMMENT_OPEN: &[u8] = b"<!--";
+const COMMENT_CLOSE: &[u8] = b"-->";
+const COMMENT_DELIMITERS: usize = COMMENT_OPEN.len() + COMMENT_CLOSE.len();
 
 /// The room to keep after a text of `len` bytes read to be split (see [`SLACK`]).
 pub fn slack(len: usize) -> usize {
@@ -213,9 +215,11 @@ pub fn layout(text: String, skip: usize, min: usize) -> Result<Layout, String> {
             let (end_tag, comment) = tail.split_at_mut(close.len());
             end_tag.copy_from_slice(close.as_bytes());
             if let Some(lt) = comment.len().checked_sub(COMMENT_DELIMITERS) {
-                comment[..4].copy_from_slice(b"<!--");
-                comment[4..4 + lt].fill(b'<');
-                comment[4 + lt..].copy_from_slice(b"-->");
+                let (opening, rest) = comment.split_at_mut(COMMENT_OPEN.len());
+                let (lts, closing) = rest.split_at_mut(lt);
+                opening.copy_from_slice(COMMENT_OPEN);
+                lts.fill(b'<');
+                closing.copy_from_slice(COMMENT_CLOSE);
             }
         }
     }
@@ -291,9 +295,9 @@ fn padding(len: usize, per_mib: usize) -> usize {
 /// The `<` to add per MiB of text for the nodes of `sample` (the text after the root's start
 /// tag) to fit in roxmltree's first reservation (see [`padding`]), at most one per
 /// [`PADDING_DIVISOR`] bytes; 0 when its nodes and a sixteenth fit in as many as its `<`, or it
-/// has too few tags to tell. Nodes are estimated from the bytes: a `<` that is not an end tag's starts an element,
-/// a comment, a processing instruction or a CDATA section, and a `>` followed by anything but
-/// `<` is followed by text.
+/// has too few tags to tell. Nodes are estimated from the bytes: a `<` that is not an end tag's
+/// starts an element, a comment, a processing instruction or a CDATA section, and a `>` followed
+/// by anything but `<` is followed by text.
 fn padding_per_mib(sample: &[u8]) -> usize {
     let (mut lt, mut nodes) = (0usize, 0usize);
     for i in memchr::memchr2_iter(b'<', b'>', sample) {
