@@ -33,18 +33,17 @@ use roxmltree::Document;
 /// Files smaller than this are parsed whole (the default of [`crate::Settings::split_min`]).
 pub const DEFAULT_SPLIT_MIN: usize = 1 << 20;
 
-/// The text each piece aims at; more pieces balance the threads better, fewer cost less. A
-/// smaller `min` (tests) makes smaller pieces, down to one entry each.
-const PIECE: usize = 1 << 20;
+/// The text each piece aims at (a smaller `min`, in tests, makes smaller pieces, down to one
+/// entry each). A piece and its tree should stay in the cache of the core that checks it: with
+/// pieces of up to 1 MiB (820 KB on the 52 MB benchmark file, a tree of about three times that),
+/// two threads spent 12-20 % more CPU time than one on the same instructions. Pieces of 128 KiB
+/// took 8-13 % less CPU time and 6-10 % less wall time on two threads on the 52 MB files than
+/// those of 820 KB, 2.5 % less than pieces of 256 KiB, and no more on one thread; pieces of
+/// 64 KiB took more again (see `docs/performance.md`).
+const PIECE: usize = 128 << 10;
 
-/// The smallest piece a file is cut into by default (tests cut smaller, see [`layout`]'s `min`).
-const MIN_PIECE: usize = 128 << 10;
-
-/// The pieces a file below 64 MiB is cut into, unless that makes them smaller than [`MIN_PIECE`].
-const PIECES: usize = 64;
-
-/// At most this many pieces per file.
-const MAX_PIECES: usize = 256;
+/// At most this many pieces per file (larger files get larger pieces).
+const MAX_PIECES: usize = 512;
 
 /// Room a buffer read for splitting keeps after the text (see `input::with_slack`): the copies
 /// of the root's tags for [`MAX_PIECES`] pieces, when they are 256 bytes long together (a root
@@ -261,10 +260,7 @@ fn plan(text: &str, skip: usize, min: usize) -> Option<Plan> {
         .map(|c| if c == '\n' || c == '\t' { ' ' } else { c })
         .collect();
     let close = format!("</{name}>");
-    // Pieces of 1 MiB for the largest files, smaller (down to 128 KiB) for smaller ones so that
-    // they still make enough pieces to balance the threads, and the trees in flight stay small.
-    let piece = (text.len() / PIECES).clamp(MIN_PIECE, PIECE);
-    let cuts = cuts(text, tag_end, min.clamp(1, piece));
+    let cuts = cuts(text, tag_end, min.clamp(1, PIECE));
     if cuts.is_empty() {
         return None;
     }
