@@ -17,7 +17,8 @@ What it does, in order:
    path), for the files that use extensions;
 4. runs, for each input, `sitemap-lint check`, `xmllint --noout --stream --schema` and the
    roxmltree floor (examples/roxmltree_floor.rs: read, gunzip, UTF-8 check, bare parse)
-   alternately, N times each (the order rotates every round), reads the input files right
+   alternately, N times each (the order rotates every round; the inputs take their rounds in
+   turn, so every input is timed throughout the run, not in a window of its own), reads the input files right
    before each run (so that every tool is timed on input in the page cache), and measures every
    process with wait4(2): wall time and user+system CPU time, then runs it again under GNU time
    for its peak RSS (so that the wrapper's own start-up is not timed);
@@ -471,17 +472,28 @@ def in_floors(limit, med, results, ours, xref, fref):
             f"budget {budget:.2f} × floor CPU, spent {spent:.2f}")
 
 
-def run_case(case, runs):
-    """Runs the tools of one case alternately, rotating the order each round."""
-    results = {name: Result() for name, _ in case["tools"]}
-    tools = case["tools"]
-    inputs = case.get("files") or [case["file"]]
-    for r in range(runs):
-        order = tools[r % len(tools) :] + tools[: r % len(tools)]
-        for name, argv in order:
-            measure(argv, results[name], inputs, case.get("exits", {}).get(name, (0,)),
-                    case.get("prepare", {}).get(name))
-        print(f"  {case['name']}: round {r + 1}/{runs}", file=sys.stderr)
+def run_cases(cases, runs):
+    """Runs the tools of every case alternately, rotating the order each round, and the cases
+    round by round: round 1 of every case, then round 2 of every case, and so on (a case with
+    fewer runs drops out). The rows that compare two inputs (findings-52mb against max-52mb) are
+    then timed in the same minutes, as the tools of one input are: a machine that slows down for
+    a while slows both (one run had findings-52mb `--jobs 1` at 602 ms and max-52mb's at 399 ms,
+    minutes apart, where runs side by side measure 1.03 × with `--jobs 1`, 1.10 × on two
+    threads)."""
+    results = {c["name"]: {name: Result() for name, _ in c["tools"]} for c in cases}
+    rounds = max((c.get("runs", runs) for c in cases), default=0)
+    for r in range(rounds):
+        for case in cases:
+            total = case.get("runs", runs)
+            if r >= total:
+                continue
+            tools = case["tools"]
+            inputs = case.get("files") or [case["file"]]
+            order = tools[r % len(tools) :] + tools[: r % len(tools)]
+            for name, argv in order:
+                measure(argv, results[case["name"]][name], inputs,
+                        case.get("exits", {}).get(name, (0,)), case.get("prepare", {}).get(name))
+            print(f"  {case['name']}: round {r + 1}/{total}", file=sys.stderr)
     return results
 
 
@@ -659,6 +671,7 @@ def main():
     per_byte = {}
     per_case = {}
     failures = []
+    measured = run_cases(cases, runs)
     for case in cases:
         if "files" in case:
             size = sum(os.path.getsize(f) for f in case["files"])
@@ -668,7 +681,7 @@ def main():
             shown = fmt_mb(size)
             if "uncompressed" in case:
                 shown = f"{fmt_mb(os.path.getsize(case['file']))} gzip ({shown})"
-        results = run_case(case, case.get("runs", runs))
+        results = measured[case["name"]]
         med = {n: statistics.median(r.wall) for n, r in results.items()}
         names = [n for n, _ in case["tools"]]
         ours = names[0]
@@ -764,7 +777,7 @@ def main():
     cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "unknown CPU")
     load = os.getloadavg()
     print(f"{os.cpu_count()} × {cpu}; load average before the report {load[0]:.2f}; "
-          f"medians of {runs} alternating runs ({big_runs} for urls-1m); MB = 10^6 bytes; "
+          f"medians of {runs} alternating runs ({big_runs} for urls-1m), the inputs round by round in turn; MB = 10^6 bytes; "
           f"`× xmllint` compares with xmllint --stream --schema (with `xmllint --schema` for small-1000).")
     if not GNU_TIME:
         print("(/usr/bin/time is missing: peak RSS includes the driver's own memory; `apt-get install time`.)")
