@@ -24,33 +24,36 @@ pub fn private_host(host: &str) -> Option<&'static str> {
     }
 }
 
+/// The name suffixes of private networks, with what [`private_host`] says of them.
+const PRIVATE_SUFFIXES: [(&str, &str); 4] = [
+    (
+        ".localhost",
+        "`localhost` is the machine the sitemap was built on",
+    ),
+    (
+        ".local",
+        "`.local` names are resolved only inside a local network (mDNS)",
+    ),
+    (".internal", "`.internal` is reserved for private networks"),
+    (".home.arpa", "`.home.arpa` is reserved for home networks"),
+];
+
 fn name_reason(name: &str) -> Option<&'static str> {
     // Compared without case and without a lowercase copy: every `<loc>` host comes here.
     let name = name.strip_suffix('.').unwrap_or(name).as_bytes();
-    // Each suffix below ends in `t`, `l` or `a`: most names (`.com`, `.org`) stop here.
-    if !matches!(
-        name.last().map(u8::to_ascii_lowercase),
-        Some(b't' | b'l' | b'a')
-    ) {
-        return None;
-    }
+    let last = name.last()?.to_ascii_lowercase();
     let ends = |suffix: &str| {
         let suffix = suffix.as_bytes();
         name.eq_ignore_ascii_case(&suffix[1..])
             || (name.len() > suffix.len()
                 && name[name.len() - suffix.len()..].eq_ignore_ascii_case(suffix))
     };
-    if ends(".localhost") {
-        Some("`localhost` is the machine the sitemap was built on")
-    } else if ends(".local") {
-        Some("`.local` names are resolved only inside a local network (mDNS)")
-    } else if ends(".internal") {
-        Some("`.internal` is reserved for private networks")
-    } else if ends(".home.arpa") {
-        Some("`.home.arpa` is reserved for home networks")
-    } else {
-        None
-    }
+    // A suffix is compared only when its last letter is the name's: most names (`.com`,
+    // `.org`) end in none of them.
+    PRIVATE_SUFFIXES
+        .iter()
+        .find(|(suffix, _)| suffix.as_bytes().last() == Some(&last) && ends(suffix))
+        .map(|&(_, reason)| reason)
 }
 
 /// Whether two URL hosts as written name the same host, read as [`private_host`] reads them
