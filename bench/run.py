@@ -417,9 +417,9 @@ def warm(paths):
                 pass
 
 
-def measure(argv, result, inputs=(), exits=(0,), prepare=None):
+def measure(argv, result, inputs=(), exits=(0,), prepare=None, rss=True):
     """Runs argv twice: once on its own for the wall seconds and CPU seconds (user + system), once
-    under GNU time for the peak RSS in bytes.
+    under GNU time for the peak RSS in bytes (not with `rss=False`: bench/ab.py times only).
 
     Peak RSS comes from GNU time's %M: the rusage of a process forked from this (large) Python
     process would count this process's pages as well. The times are not taken under GNU time:
@@ -443,7 +443,7 @@ def measure(argv, result, inputs=(), exits=(0,), prepare=None):
             tail = err.read().decode(errors="replace").strip().splitlines()[-6:]
             result.failure = f"`{' '.join(os.path.basename(a) for a in argv[:3])} …` exited {proc.returncode}: " + " | ".join(tail)
     peak = usage.ru_maxrss * 1024
-    if GNU_TIME:
+    if GNU_TIME and rss:
         if prepare:
             prepare()
         with tempfile.NamedTemporaryFile("r") as rss:
