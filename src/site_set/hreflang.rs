@@ -25,7 +25,8 @@ use crate::pipeline::model::{is_xml_space, links, Entry, EntryKind, Sitemap};
 use crate::pipeline::source::SourceFile;
 use crate::rule::{Gathered, RuleMeta, MAX_REPORTS_PER_RULE};
 use crate::rules::hreflang::{
-    hreflang_cluster_mismatch as cluster, hreflang_return_link as ret, mixed, FastHasher, There,
+    hreflang_cluster_mismatch as cluster, hreflang_return_link as ret, mixed, FastHasher, Seeded,
+    There,
 };
 
 type Fast = BuildHasherDefault<FastHasher>;
@@ -193,7 +194,7 @@ struct Alt {
 /// The pages of the files of a set that have alternates, with their alternates.
 #[derive(Default)]
 pub(crate) struct SetGraph {
-    ids: HashMap<Arc<str>, u32, Fast>,
+    ids: HashMap<Arc<str>, u32, Seeded>,
     urls: Vec<Arc<str>>,
     /// URL → its page (the first `<loc>` of the set with that URL), or [`NONE`].
     first: Vec<u32>,
@@ -202,7 +203,7 @@ pub(crate) struct SetGraph {
     /// URL → the first of the alternates to it while no page has it (chained by [`Alt::next`]).
     incoming: Vec<u32>,
     /// Lowercase codes and codes as written → id.
-    codes: HashMap<Box<str>, u32, Fast>,
+    codes: HashMap<Box<str>, u32, Seeded>,
     code_text: Vec<Box<str>>,
     pages: Vec<Page>,
     alts: Vec<Alt>,

@@ -6,7 +6,9 @@
 
 use std::borrow::Cow;
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hash, Hasher};
+use std::hash::{BuildHasher, Hasher};
+
+use hashbrown::{hash_table, HashTable};
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -171,34 +173,29 @@ pub(crate) struct Graph<'a> {
     pub links: Vec<Alt<'a>>,
     /// Id → the URL as written in an `href` (empty while only a `<loc>` has it).
     hrefs: Vec<Cow<'a, str>>,
-    /// URL → id, while entries are added; emptied by [`Graph::index`].
-    ids: HashMap<Hashed<'a>, u32, BuildHasherDefault<FastHasher>>,
+    /// URL → id, while entries are added; emptied by [`Graph::index`]. The table holds only the
+    /// ids (4 bytes a slot, with the URLs and hashes in `keys`): slots of the URL and its hash
+    /// (40 bytes) made a table of 50,000 URLs 2.6 MB, past a core's cache, and every new URL
+    /// a store to a cold line (interning took 4.8 % of a one-thread check of the 52 MB file with
+    /// alternates, for 1.1 % of its instructions).
+    ids: HashTable<u32>,
+    /// Id → the URL interned and its hash: what `ids` compares and rehashes.
+    keys: Vec<(u64, Cow<'a, str>)>,
+    /// The hash of the URLs (see [`Seeded`]).
+    seeded: Seeded,
     /// Lowercase codes longer than 16 bytes → id (see [`Graph::code`]).
-    long_codes: HashMap<Box<str>, u32, BuildHasherDefault<FastHasher>>,
+    long_codes: HashMap<Box<str>, u32, Seeded>,
     /// Whether a link was seen: until then pages keep their `<loc>` only (id [`NO_PAGE`]), and
     /// a file without hreflang costs no hashing.
     interning: bool,
 }
 
-/// A URL with its hash, so that growing the map does not read the URLs again.
-struct Hashed<'a> {
-    hash: u64,
-    url: Cow<'a, str>,
-}
-
-impl Hash for Hashed<'_> {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        state.write_u64(self.hash);
-    }
-}
-
-impl PartialEq for Hashed<'_> {
-    fn eq(&self, other: &Self) -> bool {
-        self.hash == other.hash && self.url == other.url
-    }
-}
-
-impl Eq for Hashed<'_> {}
+/// The hash of the keys that come from the text of a file (URLs, language codes): seeded at
+/// random for each run, so that a file cannot be written to make its keys collide. With the
+/// unseeded [`FastHasher`], 20,000 `href`s crafted to share one hash took 1.05 s to intern, and
+/// twice as many four times as long (every new key compared with all the others): a 50 MB
+/// file would have taken hours.
+pub(crate) type Seeded = foldhash::fast::RandomState;
 
 /// The fewest bytes a page takes in the text: `<url><loc>x</loc></url>`.
 const SMALLEST_PAGE: usize = 23;
@@ -239,18 +236,23 @@ const LINEAR: usize = 16;
 impl<'a> Graph<'a> {
     /// The id of `url`, interned on first sight.
     fn intern(&mut self, url: Cow<'a, str>) -> u32 {
-        let mut h = FastHasher::default();
-        h.write(url.as_bytes());
-        let key = Hashed {
-            hash: h.finish(),
-            url,
+        let hash = self.seeded.hash_one(url.as_bytes());
+        let keys = &self.keys;
+        let key = |id: &u32| keys.get(*id as usize).map_or(0, |k| k.0);
+        let same = |id: &u32| {
+            keys.get(*id as usize)
+                .is_some_and(|k| k.0 == hash && k.1 == url)
         };
-        let next = u32::try_from(self.hrefs.len()).unwrap_or(u32::MAX);
-        let id = *self.ids.entry(key).or_insert(next);
-        if id == next {
-            self.hrefs.push(Cow::Borrowed(""));
+        match self.ids.entry(hash, same, key) {
+            hash_table::Entry::Occupied(found) => *found.get(),
+            hash_table::Entry::Vacant(slot) => {
+                let id = u32::try_from(self.keys.len()).unwrap_or(u32::MAX);
+                slot.insert(id);
+                self.keys.push((hash, url));
+                self.hrefs.push(Cow::Borrowed(""));
+                id
+            }
         }
-        id
     }
 
     /// The [`Alt::code`] of `code`: its bytes with ASCII letters in lowercase, as a number
@@ -351,7 +353,8 @@ impl<'a> Graph<'a> {
 
     /// Each id → its first page (or [`NO_PAGE`]); the map of URLs is released.
     pub fn index(&mut self) -> Index {
-        self.ids = HashMap::default();
+        self.ids = HashTable::new();
+        self.keys = Vec::new();
         let mut index = vec![NO_PAGE; self.hrefs.len()];
         for (i, p) in self.pages.iter().enumerate() {
             if let Some(slot) = index.get_mut(p.id as usize) {
@@ -425,8 +428,8 @@ impl Index {
     }
 }
 
-/// A fast non-cryptographic hasher (FxHash's multiply-rotate) for the URL ids and the list
-/// fingerprints: keys come from one file, and a collision only costs a comparison.
+/// A fast non-cryptographic hasher (FxHash's multiply-rotate) for keys the text of a file does
+/// not choose (ids, and hashes already seeded, see [`Seeded`]) and the list fingerprints.
 #[derive(Default)]
 pub(crate) struct FastHasher(u64);
 
@@ -505,6 +508,64 @@ mod tests {
         // Only ASCII letters are folded, as `eq_ignore_ascii_case` does.
         assert_eq!(g.code("dé-CH"), g.code("dé-ch"));
         assert_ne!(g.code("dé"), g.code("dÉ"));
+    }
+
+    /// URLs written to share one [`FastHasher`] hash (two words: the second undoes the first)
+    /// get distinct hashes in the URL table: a file cannot make its URLs collide there.
+    #[test]
+    fn crafted_colliding_urls_hash_apart() {
+        use super::FastHasher;
+        use std::borrow::Cow;
+        use std::hash::Hasher;
+        const K: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+        let step = |h: u64, w: u64| (h.rotate_left(5) ^ w).wrapping_mul(K);
+        let prefix = b"https://ex.com/p";
+        let word = |b: &[u8]| u64::from_le_bytes(b.try_into().unwrap_or([0; 8]));
+        let start = step(step(0, word(&prefix[..8])), word(&prefix[8..]));
+        let target = 0x4141_4141_4141_4141u64;
+        let plain = |b: u8| (0x21..=0x7e).contains(&b) && !b"\"&<'>".contains(&b);
+        let mut urls = Vec::new();
+        let mut n = 0u64;
+        while urls.len() < 300 {
+            n += 1;
+            // The first word: the counter in base 64, as ASCII digits and letters.
+            let first: [u8; 8] = std::array::from_fn(|i| b'0' + ((n >> (6 * i)) & 63) as u8);
+            let second = (step(start, word(&first)).rotate_left(5) ^ target).to_le_bytes();
+            if second.iter().all(|&b| plain(b)) {
+                let mut url = prefix.to_vec();
+                url.extend_from_slice(&first);
+                url.extend_from_slice(&second);
+                urls.push(String::from_utf8(url).unwrap_or_default());
+            }
+        }
+        let fast: std::collections::HashSet<u64> = urls
+            .iter()
+            .map(|u| {
+                let mut h = FastHasher::default();
+                h.write(u.as_bytes());
+                h.finish()
+            })
+            .collect();
+        assert_eq!(
+            fast.len(),
+            1,
+            "the URLs are crafted to collide under FastHasher"
+        );
+        let mut g = Graph::default();
+        for u in &urls {
+            g.intern(Cow::Owned(u.clone()));
+        }
+        let hashes: std::collections::HashSet<u64> = g.keys.iter().map(|k| k.0).collect();
+        assert_eq!(g.keys.len(), urls.len());
+        assert_eq!(
+            hashes.len(),
+            urls.len(),
+            "seeded hashes of distinct URLs differ"
+        );
+        // Interned again, each URL finds its id.
+        for (i, u) in urls.iter().enumerate() {
+            assert_eq!(g.intern(Cow::Owned(u.clone())), i as u32);
+        }
     }
 
     /// The room made on the first page holds every page the file can have, up to the limit.
