@@ -545,6 +545,98 @@ fn error_recovery_is_not_quadratic() {
     }
 }
 
+/// Hreflang URLs written to share one hash under an unseeded FxHash-style hasher (the
+/// multiply-rotate the URL table once used): each 16-byte block is a word and the word that
+/// brings the state back to the same value, so `pairs` blocks of `per` choices make `per^pairs`
+/// URLs of one hash. Returns the URLs.
+fn colliding_urls(per: usize, blocks: u32) -> Vec<String> {
+    const K: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+    let step = |h: u64, w: u64| (h.rotate_left(5) ^ w).wrapping_mul(K);
+    let prefix = b"https://ex.com/p";
+    let word = |b: &[u8]| u64::from_le_bytes(b.try_into().unwrap_or([0; 8]));
+    let target = 0x4141_4141_4141_4141u64;
+    const DIGITS: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    let plain = |b: u8| (0x21..=0x7e).contains(&b) && !b"\"&<'>".contains(&b);
+    // The blocks that take `state` to `target * K`.
+    let blocks_from = |state: u64| {
+        let mut found = Vec::new();
+        let mut n = 0u64;
+        while found.len() < per {
+            n += 1;
+            // The first word: the counter in base 64, in letters, digits, `-` and `_`.
+            let first: [u8; 8] = std::array::from_fn(|i| DIGITS[((n >> (6 * i)) & 63) as usize]);
+            let second = (step(state, word(&first)).rotate_left(5) ^ target).to_le_bytes();
+            if second.iter().all(|&b| plain(b)) {
+                let mut block = first.to_vec();
+                block.extend_from_slice(&second);
+                found.push(block);
+            }
+        }
+        found
+    };
+    let start = step(step(0, word(&prefix[..8])), word(&prefix[8..]));
+    let first = blocks_from(start);
+    let rest = blocks_from(target.wrapping_mul(K));
+    let mut urls: Vec<Vec<u8>> = first
+        .iter()
+        .map(|b| [prefix.as_slice(), b].concat())
+        .collect();
+    for _ in 1..blocks {
+        urls = urls
+            .iter()
+            .flat_map(|u| rest.iter().map(move |b| [u.as_slice(), b].concat()))
+            .collect();
+    }
+    urls.into_iter()
+        .map(|u| String::from_utf8(u).unwrap_or_default())
+        .collect()
+}
+
+/// A file cannot make the hreflang URL table quadratic: 125,000 `href`s crafted to share one
+/// unseeded hash (the table once compared every new one with all the others: 20,000 took 1 s,
+/// this file would take about 40 s) are interned in linear time, alone and as a set of two files.
+#[test]
+fn hreflang_urls_crafted_to_collide_stay_linear() {
+    let _guard = heavy();
+    let dir = TempDir::new("collide");
+    let urls = colliding_urls(50, 3);
+    assert_eq!(urls.len(), 125_000);
+    let file = |tag: &str| {
+        let mut s =
+            format!("<urlset xmlns=\"{NS}\" xmlns:xhtml=\"http://www.w3.org/1999/xhtml\">\n");
+        for (i, chunk) in urls.chunks(20).enumerate() {
+            s.push_str(&format!("<url><loc>https://ex.com/{tag}{i}</loc>\n"));
+            for u in chunk {
+                s.push_str(&format!(
+                    "<xhtml:link rel=\"alternate\" hreflang=\"de\" href=\"{u}\"/>\n"
+                ));
+            }
+            s.push_str("</url>\n");
+        }
+        s.push_str("</urlset>\n");
+        s
+    };
+    let a = dir.write("a.xml", file("a").as_bytes());
+    let b = dir.write("b.xml", file("b").as_bytes());
+    for (paths, what) in [
+        (vec![&a], "125,000 colliding hrefs"),
+        (
+            vec![&a, &b],
+            "two files of 125,000 colliding hrefs as a set",
+        ),
+    ] {
+        let paths: Vec<&Path> = paths.iter().map(|p| p.as_path()).collect();
+        let m = measure(&args(&paths), Duration::from_secs(120), what);
+        report(what, &m);
+        assert_exit(&m, 1, what);
+        assert!(
+            m.elapsed < Duration::from_secs(10),
+            "{what}: {:?}",
+            m.elapsed
+        );
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // entity attacks
 
