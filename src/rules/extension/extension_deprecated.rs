@@ -5,7 +5,6 @@ use crate::diagnostic::Diagnostic;
 use crate::pipeline::model::{Entry, Sitemap};
 use crate::rule::{Context, Rule};
 use crate::rules::extension::has_extension;
-use crate::rules::extension::walk;
 use crate::values::extension::{self as ext, ElementDecl};
 
 declare_rule! {
@@ -93,7 +92,7 @@ impl Rule for Check {
             return;
         }
         let source = sitemap.source;
-        walk::visit_declared(source, entry, &mut |el, decl| {
+        super::for_declared(sitemap, entry, cx, &mut |el, decl, cx| {
             if let Some(year) = decl.deprecated {
                 cx.report_at(&META, el.name_span.clone(), |span| {
                     let name = format!(

@@ -4,7 +4,6 @@ use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
 use crate::pipeline::model::{self, Element, Entry, Sitemap};
 use crate::rule::{Context, Rule};
-use crate::rules::extension::walk;
 use crate::rules::extension::{element_text, has_extension};
 use crate::values::extension::{self as ext, Pattern};
 use crate::values::iso_codes;
@@ -88,7 +87,7 @@ impl Rule for Check {
             return;
         }
         let source = sitemap.source;
-        walk::visit_declared(source, entry, &mut |el, decl| {
+        super::for_declared(sitemap, entry, cx, &mut |el, decl, cx| {
             if std::ptr::eq(decl, &ext::VIDEO_RESTRICTION) {
                 restriction(source, el, cx);
             } else if std::ptr::eq(decl, &ext::VIDEO_PRICE) {

@@ -7,7 +7,6 @@ use crate::diagnostic::{Diagnostic, Edit, Fix};
 use crate::pipeline::model::{self, Element, Entry, Sitemap};
 use crate::pipeline::source::on_one_line;
 use crate::rule::{Context, Rule};
-use crate::rules::extension::walk;
 use crate::rules::extension::{element_text, has_extension, trim};
 use crate::values::extension::{self as ext, ElementDecl, SimpleType, Target};
 use crate::values::uri::{self, ProblemKind, Repair};
@@ -105,7 +104,7 @@ impl Rule for Check {
         }
         let source = sitemap.source;
         let page = entry.loc().map(|l| l.trimmed());
-        walk::visit_declared(source, entry, &mut |el, decl| {
+        super::for_declared(sitemap, entry, cx, &mut |el, decl, cx| {
             if std::ptr::eq(decl, &ext::VIDEO_UPLOADER) {
                 uploader_info(source, el, page, cx);
                 return;

@@ -16,12 +16,37 @@ pub mod xhtml_link_namespace;
 
 use std::borrow::Cow;
 use std::ops::Range;
+use std::sync::Arc;
 
 use crate::pipeline::model::{self, is_xml_space, ChildKind, Element, Entry, Sitemap};
 use crate::rule::Context;
+use crate::values::extension::ElementDecl;
 use crate::values::namespace::{self, KnownNamespace, KNOWN};
 use crate::values::text;
 use walk::{Class, Problem};
+
+/// One walk of the Google extension elements of an entry ([`walk::check_entry`]): the problems
+/// of every class and the elements [`for_declared`] hands out.
+struct EntryWalk {
+    problems: Box<[Problem]>,
+    declared: Arc<[walk::Declared]>,
+}
+
+/// The walk of `entry`, made on the first call for the entry and kept in the context for the
+/// other rules of the family.
+fn entry_walk<'c>(
+    sitemap: &Sitemap<'_>,
+    entry: &Entry<'_>,
+    cx: &'c mut Context<'_>,
+) -> Option<&'c EntryWalk> {
+    cx.entry_memo(entry, || {
+        let (problems, declared) = walk::check_entry(sitemap, entry);
+        EntryWalk {
+            problems: problems.into_boxed_slice(),
+            declared: declared.into(),
+        }
+    })
+}
 
 /// The problems of `class` in the Google extension elements of `entry`: one walk finds those of
 /// every class, on the first call for the entry, and the three rules of the walk
@@ -32,12 +57,32 @@ pub fn entry_problems(
     class: Class,
     cx: &mut Context<'_>,
 ) -> Vec<Problem> {
-    cx.entry_memo(entry, || {
-        walk::check_entry(sitemap, entry).into_boxed_slice()
-    })
-    .into_iter()
-    .flat_map(|problems| problems.iter().filter(|p| p.class == class).cloned())
-    .collect()
+    entry_walk(sitemap, entry, cx)
+        .into_iter()
+        .flat_map(|w| w.problems.iter().filter(|p| p.class == class).cloned())
+        .collect()
+}
+
+/// Calls `f` with every element of a Google extension in `entry` that sits where its XSD puts it,
+/// with its declaration, in document order: each `image:image`, `video:video`, `news:news` and
+/// `mobile:mobile` directly in the entry, and below them every child whose namespace and name
+/// match a particle of its parent's content model (order and counts are not checked). The way
+/// for rules to find, say, every `video:duration` (`std::ptr::eq(decl, &VIDEO_DURATION)`); the
+/// elements come from the walk the family shares (see [`entry_problems`]), found once an entry.
+pub fn for_declared<'a>(
+    sitemap: &Sitemap<'_>,
+    entry: &Entry<'a>,
+    cx: &mut Context<'_>,
+    f: &mut dyn FnMut(&Element<'a>, &'static ElementDecl, &mut Context<'_>),
+) {
+    let Some(declared) = entry_walk(sitemap, entry, cx).map(|w| Arc::clone(&w.declared)) else {
+        return;
+    };
+    for d in declared.iter() {
+        if let Some(el) = d.element(entry) {
+            f(&el, d.decl, cx);
+        }
+    }
 }
 
 /// Whether `entry` has an element of the image or video namespace.

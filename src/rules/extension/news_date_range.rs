@@ -5,7 +5,6 @@ use crate::diagnostic::Diagnostic;
 use crate::pipeline::model::{self, Element, Entry, Sitemap};
 use crate::rule::{Context, Rule};
 use crate::rules::extension::has_extension;
-use crate::rules::extension::walk;
 use crate::values::datetime::{self, Precision};
 use crate::values::extension as ext;
 
@@ -88,7 +87,7 @@ impl Rule for Check {
         let source = sitemap.source;
         let now = cx.settings.now;
         let mut found = Vec::new();
-        walk::visit_declared(source, entry, &mut |el, decl| {
+        super::for_declared(sitemap, entry, cx, &mut |el, decl, _| {
             if std::ptr::eq(decl, &ext::NEWS_PUBLICATION_DATE) {
                 found.push(el.clone());
             }

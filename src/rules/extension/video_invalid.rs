@@ -6,7 +6,6 @@ use crate::declare_rule;
 use crate::diagnostic::Diagnostic;
 use crate::pipeline::model::{self, Element, Entry, Sitemap, Value};
 use crate::rule::{Context, Rule};
-use crate::rules::extension::walk;
 use crate::rules::extension::{has_extension, simple_text, trim};
 use crate::values::extension::{self as ext, SimpleType, Target};
 use crate::values::uri;
@@ -100,7 +99,7 @@ impl Rule for Check {
         let source = sitemap.source;
         let page = entry.loc();
         let mut current: Option<Video<'_>> = None;
-        walk::visit_declared(source, entry, &mut |el, decl| {
+        super::for_declared(sitemap, entry, cx, &mut |el, decl, cx| {
             if std::ptr::eq(decl, &ext::VIDEO) {
                 if let Some(v) = current.take() {
                     no_location(source, &v, cx);

@@ -18,8 +18,7 @@ use roxmltree::NodeType;
 use crate::diagnostic::{shown, Diagnostic, RuleMeta, MAX_LABELS};
 use crate::pipeline::model::{self, ChildKind, Element, Entry, EntryKind, Kind, Sitemap, XSI_NS};
 use crate::values::extension::{
-    all_names, check_value, distinct, listing, Content, ElementDecl, Extension, Particle,
-    SimpleType, Target,
+    all_names, check_value, distinct, listing, Content, ElementDecl, Extension, SimpleType, Target,
 };
 use crate::values::text;
 use sequence::{join_some, NAMED};
@@ -71,16 +70,41 @@ pub fn check_root(sitemap: &Sitemap<'_>, class: Class) -> Vec<Problem> {
     walker.problems
 }
 
-/// The problems of every class in the Google extension elements of one entry, found by one walk
-/// (the extension rules share it, see [`crate::rules::extension::entry_problems`]).
-pub fn check_entry(sitemap: &Sitemap<'_>, entry: &Entry<'_>) -> Vec<Problem> {
+/// The problems of every class in the Google extension elements of one entry, and the elements
+/// [`visit_declared`] reaches there, in document order, found by one walk (the extension rules
+/// share it, see [`crate::rules::extension::entry_problems`] and
+/// [`crate::rules::extension::for_declared`]).
+pub fn check_entry(sitemap: &Sitemap<'_>, entry: &Entry<'_>) -> (Vec<Problem>, Vec<Declared>) {
     // Only children of other namespaces are extensions; most entries have none.
     if !entry.children.iter().any(|c| c.kind == ChildKind::Foreign) {
-        return Vec::new();
+        return (Vec::new(), Vec::new());
     }
     let mut walker = Walker::new(sitemap.source, Want::All, None);
+    walker.record = true;
     walker.entry(sitemap, entry);
-    walker.problems
+    (walker.problems, walker.declared)
+}
+
+/// An element [`visit_declared`] reaches, kept past the walk without its node: the node's id in
+/// its document, its spans and its declaration.
+#[derive(Debug, Clone)]
+pub struct Declared {
+    id: roxmltree::NodeId,
+    span: Range<usize>,
+    name_span: Range<usize>,
+    pub decl: &'static ElementDecl,
+}
+
+impl Declared {
+    /// The element again, from the document of `entry` (the entry it was found in).
+    pub fn element<'a>(&self, entry: &Entry<'a>) -> Option<Element<'a>> {
+        let node = entry.element.node.document().get_node(self.id)?;
+        Some(Element {
+            node,
+            span: self.span.clone(),
+            name_span: self.name_span.clone(),
+        })
+    }
 }
 
 /// Calls `f` with every element of a Google extension in `entry` that the checker validates
@@ -108,9 +132,12 @@ fn foreign<'c, 'a>(children: &'c [model::Child<'a>]) -> impl Iterator<Item = &'c
 /// `mobile:mobile` directly in the entry, and below them every child whose namespace and name
 /// match a particle of its parent's content model (order and counts are not checked).
 ///
-/// The cheap walk for rules that read values: it allocates nothing and validates nothing
-/// (misplaced or unknown elements are the structure rules' findings). [`visit_entry`] also
-/// reaches misplaced elements, at the cost of the full validation walk.
+/// The cheap walk: it allocates nothing and validates nothing (misplaced or unknown elements are
+/// the structure rules' findings). The rules read the same elements from the validation walk
+/// they share ([`check_entry`], which records them), one walk an entry instead of one a rule;
+/// this is its reference (the tests compare them). [`visit_entry`] also reaches misplaced
+/// elements.
+#[cfg(test)]
 pub fn visit_declared<'a>(
     source: &str,
     entry: &Entry<'a>,
@@ -161,14 +188,16 @@ pub fn visit_declared<'a>(
 /// An extension's namespace URI, and the same URI as the document's namespace table holds it
 /// (where the children declared with the same prefix point too: compared by address first, a
 /// 47-byte comparison saved per element).
+#[cfg(test)]
 #[derive(Clone, Copy)]
 struct Namespace<'a> {
     uri: &'static str,
     doc: &'a str,
 }
 
+#[cfg(test)]
 fn particle_for(
-    particles: &'static [Particle],
+    particles: &'static [crate::values::extension::Particle],
     node: roxmltree::Node<'_, '_>,
     ns: Namespace<'_>,
 ) -> Option<&'static ElementDecl> {
@@ -228,6 +257,12 @@ struct Walker<'a, 'f> {
     want: Want,
     problems: Vec<Problem>,
     visit: Option<Visitor<'f, 'a>>,
+    /// Whether to record the elements [`visit_declared`] reaches in `declared`.
+    record: bool,
+    declared: Vec<Declared>,
+    /// Whether the element being validated sits where its XSD puts it: below a global element
+    /// directly in an entry (the elements [`visit_declared`] reaches), not below a misplaced one.
+    placed: bool,
 }
 
 impl<'a, 'f> Walker<'a, 'f> {
@@ -237,6 +272,9 @@ impl<'a, 'f> Walker<'a, 'f> {
             want,
             problems: Vec::new(),
             visit,
+            record: false,
+            declared: Vec::new(),
+            placed: false,
         }
     }
 
@@ -461,7 +499,9 @@ impl<'a, 'f> Walker<'a, 'f> {
                     Some(help),
                 );
             }
+            self.placed = true;
             self.validate(root, el, true);
+            self.placed = false;
             return None;
         }
         match ext.find(local) {
@@ -510,6 +550,14 @@ impl<'a, 'f> Walker<'a, 'f> {
     fn validate(&mut self, decl: &'static ElementDecl, el: &Element<'a>, optional: bool) {
         if let Some(f) = self.visit.as_mut() {
             f(el, decl);
+        }
+        if self.record && self.placed {
+            self.declared.push(Declared {
+                id: el.node.id(),
+                span: el.span.clone(),
+                name_span: el.name_span.clone(),
+                decl,
+            });
         }
         self.attributes(decl, el);
         match decl.content {
@@ -758,11 +806,79 @@ mod tests {
         for e in (0..sitemap.entries().len()).filter_map(|i| sitemap.filled(i)) {
             out.extend(
                 check_entry(&sitemap, &e)
+                    .0
                     .into_iter()
                     .filter(|p| p.class == class),
             );
         }
         out
+    }
+
+    /// The elements of `xml`'s entries as [`visit_declared`] reaches them, and as the shared
+    /// walk records them: (node id, declaration's name, span) each.
+    fn declared_both_ways(xml: &str) -> Option<(Vec<String>, Vec<String>)> {
+        let doc = roxmltree::Document::parse(xml).ok()?;
+        let sitemap = crate::pipeline::model::Model::build(&doc, xml, 0);
+        let (mut visited, mut recorded) = (Vec::new(), Vec::new());
+        for e in (0..sitemap.entries().len()).filter_map(|i| sitemap.filled(i)) {
+            let show = |el: &Element<'_>, decl: &ElementDecl| {
+                format!("{:?} {} {:?}", el.node.id(), decl.name, el.span)
+            };
+            visit_declared(xml, &e, &mut |el, decl| visited.push(show(el, decl)));
+            for d in check_entry(&sitemap, &e).1 {
+                let el = d.element(&e)?;
+                assert_eq!(el.name_span, Element::new(el.node, 0, xml).name_span);
+                recorded.push(show(&el, d.decl));
+            }
+        }
+        Some((visited, recorded))
+    }
+
+    /// The shared walk records exactly the elements `visit_declared` reaches, in its order: on
+    /// elements in and out of order, duplicated, misplaced, nested in the wrong extension,
+    /// unknown, and on every case of the project's corpus.
+    #[test]
+    fn recorded_elements_are_those_visit_declared_reaches() {
+        let xml = format!(
+            "{HEAD}<url><loc>https://e.com/</loc>\
+             <image:loc>https://e.com/stray.jpg</image:loc>\
+             <image:image><image:title>t</image:title><image:loc>https://e.com/a.jpg</image:loc>\
+             <image:loc>https://e.com/b.jpg</image:loc><image:bogus/><video:title>v</video:title>\
+             <image:image><image:loc>https://e.com/n.jpg</image:loc></image:image></image:image>\
+             <video:video><video:title>v</video:title><video:thumbnail_loc>https://e.com/t.jpg</video:thumbnail_loc>\
+             <video:description>d</video:description><video:content_loc>https://e.com/v.mp4</video:content_loc>\
+             <video:uploader info=\"https://e.com/u\">u</video:uploader><video:duration>7</video:duration>\
+             <video:tvshow><video:show_title>s</video:show_title></video:tvshow></video:video>\
+             <video:duration>9</video:duration></url></urlset>"
+        );
+        let (visited, recorded) = declared_both_ways(&xml).expect("parses");
+        assert!(visited.len() >= 12, "{visited:?}");
+        assert_eq!(recorded, visited);
+        let mut files = 0;
+        let mut dirs = vec![std::path::PathBuf::from(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/corpus"
+        ))];
+        while let Some(dir) = dirs.pop() {
+            for entry in std::fs::read_dir(&dir).expect("corpus dir").flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    dirs.push(path);
+                } else if path.extension().is_some_and(|x| x == "xml") {
+                    let Ok(text) = std::fs::read_to_string(&path) else {
+                        continue;
+                    };
+                    if let Some((visited, recorded)) = declared_both_ways(&text) {
+                        assert_eq!(recorded, visited, "{}", path.display());
+                        files += usize::from(!visited.is_empty());
+                    }
+                }
+            }
+        }
+        assert!(
+            files >= 20,
+            "only {files} corpus files with extension elements"
+        );
     }
 
     const HEAD: &str = r#"<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1" xmlns:video="http://www.google.com/schemas/sitemap-video/1.1">"#;
@@ -858,6 +974,7 @@ mod tests {
         };
         let sitemap = crate::pipeline::model::Model::build(&doc, &xml, 0);
         let placement: Vec<_> = check_entry(&sitemap, &sitemap.filled(0).unwrap())
+            .0
             .into_iter()
             .filter(|p| p.class == Class::Placement)
             .collect();
