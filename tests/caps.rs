@@ -4,14 +4,14 @@
 //! same report in every mode: one thread or several, split into pieces or parsed whole, a file or
 //! stdin, text or JSON.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use sitemap_lint::fix::{fix_bytes, FixOptions};
 use sitemap_lint::rule::MAX_REPORTS_PER_RULE;
 use sitemap_lint::{check_bytes, pipeline::input, FileReport, Settings, Severity};
 
 mod support;
-use support::{run_in, stdout};
+use support::{run_in, stdout, TempDir};
 
 /// 2024-11-21T12:00:00Z, as in tests/corpus.rs.
 const NOW: i64 = 1_732_190_400;
@@ -219,11 +219,9 @@ fn a_suppression_that_only_covers_findings_past_the_cap_is_used() {
     }
 }
 
-fn tempdir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("sitemap-lint-caps-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+/// A fresh temporary directory for one test, removed when the test drops it.
+fn tempdir(name: &str) -> TempDir {
+    TempDir::new(&format!("caps-{name}"))
 }
 
 fn cli(dir: &Path, args: &[&str], stdin: Option<&[u8]>) -> (String, String, Option<i32>) {

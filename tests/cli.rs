@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 mod support;
-use support::{bin, run_cmd, run_in, stderr, stdout};
+use support::{bin, run_cmd, run_in, stderr, stdout, TempDir};
 
 const GOOD: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
 <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
@@ -30,12 +30,9 @@ fn run(args: &[&str], stdin: Option<&[u8]>) -> Output {
     run_cmd(bin(), args, stdin)
 }
 
-/// A fresh temporary directory for one test.
-fn tempdir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("sitemap-lint-cli-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh temporary directory for one test, removed when the test drops it.
+fn tempdir(name: &str) -> TempDir {
+    TempDir::new(&format!("cli-{name}"))
 }
 
 fn write(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
@@ -767,7 +764,7 @@ fn sh(dir: &Path, line: &str) -> Output {
         .unwrap()
 }
 
-fn site(name: &str) -> PathBuf {
+fn site(name: &str) -> TempDir {
     let d = tempdir(name);
     write(&d, "public/sitemap.xml", BAD.as_bytes());
     write(

@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 
 mod support;
-use support::{run_in, stderr, stdout};
+use support::{run_in, stderr, stdout, TempDir};
 
 /// A fragment (`loc-fragment`, warning by default) and a W3C-only date (`lastmod-w3c-only`,
 /// warning by default): exit 0 with defaults.
@@ -14,14 +14,13 @@ const TWO_WARNINGS: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
 </urlset>
 "#;
 
-/// A fresh repository folder (with `.git`) for one test, inside a fresh outer folder.
-fn repo(name: &str) -> PathBuf {
-    let outer =
-        std::env::temp_dir().join(format!("sitemap-lint-config-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&outer);
+/// A fresh repository folder (with `.git`) for one test, inside a fresh outer folder (removed
+/// when the test drops it).
+fn repo(name: &str) -> (TempDir, PathBuf) {
+    let outer = TempDir::new(&format!("config-{name}"));
     let dir = outer.join("repo");
     std::fs::create_dir_all(dir.join(".git")).unwrap();
-    dir
+    (outer, dir)
 }
 
 fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
@@ -44,7 +43,7 @@ fn has(o: &Output, severity: &str, rule: &str) -> bool {
 
 #[test]
 fn the_nearest_file_up_to_the_repository_root_applies() {
-    let dir = repo("discovery");
+    let (_outer_dir, dir) = repo("discovery");
     write(
         &dir,
         "sitemap-lint.toml",
@@ -88,7 +87,7 @@ fn the_nearest_file_up_to_the_repository_root_applies() {
     );
 
     // A repository without a file: defaults, and nothing above the root is read.
-    let bare = repo("discovery-bare");
+    let (_outer_bare, bare) = repo("discovery-bare");
     write(
         bare.parent().unwrap(),
         "sitemap-lint.toml",
@@ -106,7 +105,7 @@ fn the_nearest_file_up_to_the_repository_root_applies() {
 
 #[test]
 fn stdin_uses_the_current_directory() {
-    let dir = repo("stdin");
+    let (_outer_dir, dir) = repo("stdin");
     write(
         &dir,
         "sitemap-lint.toml",
@@ -123,7 +122,7 @@ fn stdin_uses_the_current_directory() {
 
 #[test]
 fn config_flag_and_isolated() {
-    let dir = repo("explicit");
+    let (_outer_dir, dir) = repo("explicit");
     write(
         &dir,
         "sitemap-lint.toml",
@@ -193,7 +192,7 @@ fn config_flag_and_isolated() {
 
 #[test]
 fn command_line_beats_the_file_and_later_flags_win() {
-    let dir = repo("precedence");
+    let (_outer_dir, dir) = repo("precedence");
     write(
         &dir,
         "sitemap-lint.toml",
@@ -238,7 +237,7 @@ fn command_line_beats_the_file_and_later_flags_win() {
 
 #[test]
 fn within_the_file_a_rule_beats_its_category_whatever_the_order() {
-    let dir = repo("specific");
+    let (_outer_dir, dir) = repo("specific");
     write(
         &dir,
         "sitemap-lint.toml",
@@ -258,7 +257,7 @@ fn long_url_sitemap(len: usize) -> String {
 
 #[test]
 fn presets_change_limits_and_severities() {
-    let dir = repo("presets");
+    let (_outer_dir, dir) = repo("presets");
     write(&dir, "long.xml", &long_url_sitemap(1100));
     write(&dir, "dates.xml", TWO_WARNINGS);
 
@@ -319,7 +318,7 @@ fn presets_change_limits_and_severities() {
 
 #[test]
 fn errors_name_file_line_column_and_the_valid_choices() {
-    let dir = repo("errors");
+    let (_outer_dir, dir) = repo("errors");
     write(&dir, "sitemap.xml", TWO_WARNINGS);
     let cases: &[(&str, &str)] = &[
         ("presett = \"google\"\n", "sitemap-lint.toml:1:1: unknown key `presett`\n  help: did you mean `preset`? the valid keys are `preset`, `max-url-length`, `sitemap-url`, `site-root`, `exclude`, `rules`"),
@@ -351,7 +350,7 @@ fn errors_name_file_line_column_and_the_valid_choices() {
 
 #[test]
 fn exclude_globs_are_anchored_at_the_config_folder() {
-    let dir = repo("exclude");
+    let (_outer_dir, dir) = repo("exclude");
     write(
         &dir,
         "site/sitemap-lint.toml",
@@ -410,7 +409,7 @@ const SUPPRESSED: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
 
 #[test]
 fn suppressions_cover_the_next_element_and_report_mistakes() {
-    let dir = repo("suppress");
+    let (_outer_dir, dir) = repo("suppress");
     write(&dir, "sitemap.xml", SUPPRESSED);
     let o = run_in(&dir, &["check", "--format", "concise", "sitemap.xml"], None);
     assert_eq!(
@@ -476,7 +475,7 @@ fn suppressions_cover_the_next_element_and_report_mistakes() {
 
 #[test]
 fn config_prints_the_effective_configuration_with_sources() {
-    let dir = repo("show");
+    let (_outer_dir, dir) = repo("show");
     std::fs::create_dir_all(dir.join("site/public")).unwrap();
     write(
         &dir,
@@ -544,7 +543,7 @@ fn config_prints_the_effective_configuration_with_sources() {
 /// host `例え.jp` (9 bytes) at byte 4 when comparing it with `e.com` (5 bytes) and panicked.
 #[test]
 fn a_non_ascii_host_against_the_configured_sitemap_url_is_reported_not_a_panic() {
-    let dir = repo("non-ascii-host");
+    let (_outer_dir, dir) = repo("non-ascii-host");
     write(
         &dir,
         "sitemap-lint.toml",

@@ -14,6 +14,8 @@ use std::process::{Command, Output, Stdio};
 use sitemap_lint::render::sarif::what_it_does;
 use sitemap_lint::rules;
 
+mod support;
+
 const FORMATS: [&str; 8] = [
     "human",
     "json",
@@ -428,10 +430,7 @@ fn github_annotations_are_escaped_and_followed_by_the_plain_report() {
 
 #[test]
 fn github_says_when_annotations_are_cut() {
-    let dir =
-        std::env::temp_dir().join(format!("sitemap-lint-formats-{}-many", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = support::TempDir::new("formats-many");
     let mut xml = String::from(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n",
     );
@@ -487,9 +486,7 @@ fn gitlab_code_quality_has_the_required_fields_and_unique_fingerprints() {
 
 #[test]
 fn gitlab_fingerprints_survive_edits_above_and_different_directories() {
-    let dir =
-        std::env::temp_dir().join(format!("sitemap-lint-formats-{}-edit", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = support::TempDir::new("formats-edit");
     std::fs::create_dir_all(dir.join("public")).unwrap();
     let errors = std::fs::read_to_string(fixture_dir().join("errors.xml")).unwrap();
     let prints = |dir: &Path, arg: &str| -> Vec<String> {
@@ -535,12 +532,8 @@ fn gitlab_fingerprints_survive_edits_above_and_different_directories() {
 }
 
 /// A git repository in a temporary directory with `public/sitemap.xml` (one error).
-fn repo_with_a_sitemap(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "sitemap-lint-formats-{}-{name}",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
+fn repo_with_a_sitemap(name: &str) -> support::TempDir {
+    let dir = support::TempDir::new(&format!("formats-{name}"));
     std::fs::create_dir_all(dir.join("site/public")).unwrap();
     std::fs::create_dir_all(dir.join(".git")).unwrap();
     std::fs::write(
@@ -633,10 +626,7 @@ fn many_findings(dir: &Path, files: usize) {
 
 #[test]
 fn sarif_keeps_at_most_25000_results_errors_first_and_says_what_it_left_out() {
-    let dir =
-        std::env::temp_dir().join(format!("sitemap-lint-formats-{}-many", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = support::TempDir::new("formats-many");
     many_findings(&dir, 10);
     // 30,010 findings: 10,000 errors, 10,000 warnings, 10,010 infos.
     let o = run_in(&dir, &["check", "--format", "json", "--statistics", "."]);
@@ -775,9 +765,7 @@ fn checkstyle_is_well_formed_and_lists_every_file() {
 
 #[test]
 fn output_file_gets_the_report_and_the_terminal_a_summary() {
-    let dir = std::env::temp_dir().join(format!("sitemap-lint-formats-{}-out", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = support::TempDir::new("formats-out");
     let report = dir.join("report.sarif");
     for flag in ["-o", "--output-file"] {
         let o = run_in(
@@ -919,12 +907,7 @@ fn sarif_validates_with_microsofts_multitool() {
     let Some(tool) = sarif_multitool() else {
         return;
     };
-    let dir = std::env::temp_dir().join(format!(
-        "sitemap-lint-formats-{}-multitool",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = support::TempDir::new("formats-multitool");
     let findings = multitool_problems(&tool, &dir, "findings.sarif", &render("sarif"));
     assert!(findings.is_empty(), "{findings:#?}");
     let clean = run_in(&fixture_dir(), &["check", "--format", "sarif", "clean.xml"]);
@@ -943,12 +926,7 @@ const FIXABLE: &str = "\n <?xml version=\"1.0\" encoding=\"utf8\"?>\n<urlset xml
 
 #[test]
 fn fixes_are_in_json_and_sarif_and_sarif_fixes_validate() {
-    let dir = std::env::temp_dir().join(format!(
-        "sitemap-lint-formats-{}-fixable",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = support::TempDir::new("formats-fixable");
     std::fs::write(dir.join("fixable.xml"), FIXABLE).unwrap();
     // JSON: the `fix` object with edits positioned as spans are.
     let o = run_in(&dir, &["check", "--format", "json", "fixable.xml"]);

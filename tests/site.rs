@@ -1,11 +1,11 @@
 //! The site checks through the CLI: `--sitemap-url` mismatches of each kind, and an index checked
 //! with its children as a set (`--site-root`, name matching, totals in human and JSON output).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Output;
 
 mod support;
-use support::{stderr, stdout};
+use support::{stderr, stdout, TempDir};
 
 const HEAD: &str = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
 const NS: &str = "http://www.sitemaps.org/schemas/sitemap/0.9";
@@ -26,11 +26,9 @@ fn index(locs: &[&str]) -> String {
     s + "</sitemapindex>\n"
 }
 
-fn tempdir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("sitemap-lint-site-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+/// A fresh temporary directory for one test, removed when the test drops it.
+fn tempdir(name: &str) -> TempDir {
+    TempDir::new(&format!("site-{name}"))
 }
 
 fn write(dir: &Path, rel: &str, text: &str) {
@@ -107,7 +105,7 @@ fn sitemap_url_names_each_kind_of_mismatch() {
 
 /// An index in `public/` with children in `public/sitemaps/`: one nested index, one missing, one
 /// the index itself, and a URL in two children.
-fn site(name: &str) -> PathBuf {
+fn site(name: &str) -> TempDir {
     let d = tempdir(name);
     write(
         &d,

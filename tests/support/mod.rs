@@ -74,10 +74,14 @@ pub struct TempDir(PathBuf);
 
 impl TempDir {
     pub fn new(tag: &str) -> TempDir {
+        // The thread's number only: a name without `(`, which a `file:` URL would escape.
+        let thread: String = format!("{:?}", std::thread::current().id())
+            .chars()
+            .filter(char::is_ascii_digit)
+            .collect();
         let dir = std::env::temp_dir().join(format!(
-            "sitemap-lint-{tag}-{}-{:?}",
-            std::process::id(),
-            std::thread::current().id()
+            "sitemap-lint-{tag}-{}-{thread}",
+            std::process::id()
         ));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
@@ -95,6 +99,20 @@ impl TempDir {
         }
         std::fs::write(&p, bytes).unwrap();
         p
+    }
+}
+
+/// The folder's path, so that a `TempDir` goes where a `&Path` does (`&dir`, `dir.join(…)`).
+impl std::ops::Deref for TempDir {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for TempDir {
+    fn as_ref(&self) -> &Path {
+        &self.0
     }
 }
 
