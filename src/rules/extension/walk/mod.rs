@@ -1,10 +1,11 @@
 //! The walk of Google's extension elements: matches each entry's (and the root's) elements
 //! against the XSD tables of [`crate::values::extension`] with a generic sequence matcher and
 //! returns [`Problem`]s sorted into three [`Class`]es, one per rule (`extension-placement`,
-//! `extension-structure`, `extension-value`); [`visit_entry`] and [`visit_declared`] hand the
-//! typed elements to value-level rules (duration ranges, deprecated tags). A helper of the
-//! extension family, not a rule: the rules of the walk read its problems through
-//! [`super::entry_problems`].
+//! `extension-structure`, `extension-value`). The same walk records the elements that sit where
+//! their XSD puts them, with their declarations, for the value-level rules (duration ranges,
+//! deprecated tags); [`visit_entry`] hands every validated element to a callback. A helper of the
+//! extension family, not a rule: the rules read its problems through [`super::entry_problems`]
+//! and its elements through [`super::for_declared`].
 //!
 //! Elements of other namespaces (`xhtml:link`, PageMap, …) are not judged, except where a Google
 //! element's content model (which has no wildcard) forbids them.
@@ -71,9 +72,9 @@ pub fn check_root(sitemap: &Sitemap<'_>, class: Class) -> Vec<Problem> {
 }
 
 /// The problems of every class in the Google extension elements of one entry, and the elements
-/// [`visit_declared`] reaches there, in document order, found by one walk (the extension rules
-/// share it, see [`crate::rules::extension::entry_problems`] and
-/// [`crate::rules::extension::for_declared`]).
+/// there that sit where their XSD puts them (what [`crate::rules::extension::for_declared`]
+/// hands out), in document order, found by one walk (the extension rules share it, see
+/// [`crate::rules::extension::entry_problems`]).
 pub fn check_entry(sitemap: &Sitemap<'_>, entry: &Entry<'_>) -> (Vec<Problem>, Vec<Declared>) {
     // Only children of other namespaces are extensions; most entries have none.
     if !entry.children.iter().any(|c| c.kind == ChildKind::Foreign) {
@@ -85,8 +86,8 @@ pub fn check_entry(sitemap: &Sitemap<'_>, entry: &Entry<'_>) -> (Vec<Problem>, V
     (walker.problems, walker.declared)
 }
 
-/// An element [`visit_declared`] reaches, kept past the walk without its node: the node's id in
-/// its document, its spans and its declaration.
+/// An element that sits where its XSD puts it, recorded by [`check_entry`] and kept past the walk
+/// without its node: the node's id in its document, its spans and its declaration.
 #[derive(Debug, Clone)]
 pub struct Declared {
     id: roxmltree::NodeId,
@@ -257,11 +258,12 @@ struct Walker<'a, 'f> {
     want: Want,
     problems: Vec<Problem>,
     visit: Option<Visitor<'f, 'a>>,
-    /// Whether to record the elements [`visit_declared`] reaches in `declared`.
+    /// Whether to record in `declared` the elements validated while `placed`.
     record: bool,
     declared: Vec<Declared>,
-    /// Whether the element being validated sits where its XSD puts it: below a global element
-    /// directly in an entry (the elements [`visit_declared`] reaches), not below a misplaced one.
+    /// Whether the element being validated sits where its XSD puts it: a global element directly
+    /// in an entry, or below one a child matching a particle of its parent, not below a
+    /// misplaced element.
     placed: bool,
 }
 
