@@ -171,16 +171,17 @@ pub(crate) struct Alt<'a> {
 pub(crate) struct Graph<'a> {
     pub pages: Vec<Page<'a>>,
     pub links: Vec<Alt<'a>>,
-    /// Id → the URL as written in an `href` (empty while only a `<loc>` has it).
-    hrefs: Vec<Cow<'a, str>>,
+    /// Id → the URL, as the `<loc>` or `href` that had it first wrote it.
+    urls: Vec<Cow<'a, str>>,
     /// URL → id, while entries are added; emptied by [`Graph::index`]. The table holds only the
-    /// ids (4 bytes a slot, with the URLs and hashes in `keys`): slots of the URL and its hash
+    /// ids (4 bytes a slot, with the URLs in `urls` and their hashes in `hashes`): slots of the
+    /// URL and its hash
     /// (40 bytes) made a table of 50,000 URLs 2.6 MB, past a core's cache, and every new URL
     /// a store to a cold line (interning took 4.8 % of the perf samples of a one-thread check of
     /// the 52 MB file with alternates, for 1.1 % of its instructions; 2.4 % since).
     ids: HashTable<u32>,
-    /// Id → the URL interned and its hash: what `ids` compares and rehashes.
-    keys: Vec<(u64, Cow<'a, str>)>,
+    /// Id → the URL's hash, for `ids` to compare first and to rehash by; emptied with it.
+    hashes: Vec<u64>,
     /// The hash of the URLs (see [`Seeded`]).
     seeded: Seeded,
     /// Lowercase codes longer than 16 bytes → id (see [`Graph::code`]).
@@ -238,19 +239,16 @@ impl<'a> Graph<'a> {
     /// The id of `url`, interned on first sight.
     fn intern(&mut self, url: Cow<'a, str>) -> u32 {
         let hash = self.seeded.hash_one(url.as_bytes());
-        let keys = &self.keys;
-        let key = |id: &u32| keys.get(*id as usize).map_or(0, |k| k.0);
-        let same = |id: &u32| {
-            keys.get(*id as usize)
-                .is_some_and(|k| k.0 == hash && k.1 == url)
-        };
+        let (hashes, urls) = (&self.hashes, &self.urls);
+        let key = |id: &u32| hashes.get(*id as usize).copied().unwrap_or(0);
+        let same = |id: &u32| key(id) == hash && urls.get(*id as usize) == Some(&url);
         match self.ids.entry(hash, same, key) {
             hash_table::Entry::Occupied(found) => *found.get(),
             hash_table::Entry::Vacant(slot) => {
-                let id = u32::try_from(self.keys.len()).unwrap_or(u32::MAX);
+                let id = u32::try_from(self.urls.len()).unwrap_or(u32::MAX);
                 slot.insert(id);
-                self.keys.push((hash, url));
-                self.hrefs.push(Cow::Borrowed(""));
+                self.hashes.push(hash);
+                self.urls.push(url);
                 id
             }
         }
@@ -307,13 +305,7 @@ impl<'a> Graph<'a> {
                 }
                 id = self.intern(loc_text.clone());
             }
-            let href = detach(source, trim_xml(href));
-            let target = self.intern(href.clone());
-            if let Some(slot) = self.hrefs.get_mut(target as usize) {
-                if slot.is_empty() {
-                    *slot = href;
-                }
-            }
+            let target = self.intern(detach(source, trim_xml(href)));
             let lang = trim_ws(lang);
             let code = self.code(lang);
             self.links.push(Alt {
@@ -329,12 +321,12 @@ impl<'a> Graph<'a> {
             let room = link_room(source.len(), links.len());
             self.links.reserve_exact(room.saturating_sub(links.len()));
         }
-        let hrefs = &self.hrefs;
+        let urls = &self.urls;
         self.links[links.clone()].sort_unstable_by(|a, b| {
             let by_href = if a.target == b.target {
                 std::cmp::Ordering::Equal
             } else {
-                href_of(hrefs, a.target).cmp(href_of(hrefs, b.target))
+                url_of(urls, a.target).cmp(url_of(urls, b.target))
             };
             by_href.then_with(|| {
                 if a.code == b.code {
@@ -355,8 +347,8 @@ impl<'a> Graph<'a> {
     /// Each id → its first page (or [`NO_PAGE`]); the map of URLs is released.
     pub fn index(&mut self) -> Index {
         self.ids = HashTable::new();
-        self.keys = Vec::new();
-        let mut index = vec![NO_PAGE; self.hrefs.len()];
+        self.hashes = Vec::new();
+        let mut index = vec![NO_PAGE; self.urls.len()];
         for (i, p) in self.pages.iter().enumerate() {
             if let Some(slot) = index.get_mut(p.id as usize) {
                 if *slot == NO_PAGE {
@@ -374,7 +366,7 @@ impl<'a> Graph<'a> {
 
     /// The URL of an alternate.
     pub fn href(&self, alt: &Alt<'_>) -> &str {
-        href_of(&self.hrefs, alt.target)
+        url_of(&self.urls, alt.target)
     }
 
     /// The alternates of `page` whose `href` has the id `target`.
@@ -393,8 +385,8 @@ impl<'a> Graph<'a> {
             return &alts[start..start + len];
         }
         // Both ends by binary search: a page may list one URL 400,000 times.
-        let href = href_of(&self.hrefs, target);
-        let start = alts.partition_point(|a| href_of(&self.hrefs, a.target) < href);
+        let href = url_of(&self.urls, target);
+        let start = alts.partition_point(|a| url_of(&self.urls, a.target) < href);
         let len = alts[start..].partition_point(|a| a.target == target);
         &alts[start..start + len]
     }
@@ -412,8 +404,8 @@ impl<'a> Graph<'a> {
     }
 }
 
-fn href_of<'h>(hrefs: &'h [Cow<'_, str>], id: u32) -> &'h str {
-    hrefs.get(id as usize).map_or("", |h| h)
+fn url_of<'u>(urls: &'u [Cow<'_, str>], id: u32) -> &'u str {
+    urls.get(id as usize).map_or("", |u| u)
 }
 
 /// Each URL id of a [`Graph`] → its first page.
@@ -546,8 +538,8 @@ mod tests {
         for u in urls {
             g.intern(Cow::Borrowed(u));
         }
-        let hashes: std::collections::HashSet<u64> = g.keys.iter().map(|k| k.0).collect();
-        assert_eq!(g.keys.len(), urls.len());
+        let hashes: std::collections::HashSet<u64> = g.hashes.iter().copied().collect();
+        assert_eq!(g.hashes.len(), urls.len());
         assert_eq!(
             hashes.len(),
             urls.len(),
